@@ -1,0 +1,106 @@
+"""Bots by name, per game.
+
+A bot is named by a spec ``name`` or ``name:param=value:param=value``
+(``heuristic:margin=1.0``).  ``random`` plays every game; other bots are
+written for one game each.
+
+>>> bot_names("thirty-two")
+['heuristic', 'random']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tripletopper.bots.base import Bot, RandomBot, SeatView
+from tripletopper.bots.thirty_two import ThirtyTwoHeuristic
+from tripletopper.engine import Game
+from tripletopper.engine.options import Option
+from tripletopper.errors import InvalidOptionError
+
+ANY_GAME = "*"
+
+BOTS: dict[str, dict[str, type[Bot]]] = {
+    "random": {ANY_GAME: RandomBot},
+    "heuristic": {"thirty-two": ThirtyTwoHeuristic},
+}
+
+
+def bot_names(game_name: str) -> list[str]:
+    """The bots that can play ``game_name``."""
+    return sorted(
+        name for name, by_game in BOTS.items() if game_name in by_game or ANY_GAME in by_game
+    )
+
+
+def bot_class(name: str, game_name: str) -> type[Bot]:
+    by_game = BOTS.get(name)
+    cls = None if by_game is None else by_game.get(game_name, by_game.get(ANY_GAME))
+    if cls is None:
+        raise InvalidOptionError(
+            f"no bot {name!r} for {game_name} (bots: {', '.join(bot_names(game_name))})"
+        )
+    return cls
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """``"heuristic:margin=1"`` -> ``("heuristic", {"margin": "1"})``."""
+    name, *pairs = spec.strip().split(":")
+    params = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise InvalidOptionError(f"bot parameters are written name:key=value (got {spec!r})")
+        params[key.strip()] = value.strip()
+    return name.strip(), params
+
+
+def _convert(value: str) -> object:
+    for kind in (int, float):
+        try:
+            return kind(value)
+        except ValueError:
+            pass
+    return Option("x", "bool", False, "").parse(value) if value.lower() in (
+        "true", "false", "yes", "no", "on", "off"
+    ) else value  # fmt: skip
+
+
+BotFactory = Callable[[int, int], Bot]
+"""Makes a bot for ``(seat, seed)``."""
+
+
+def bot_factory(spec: str, game: Game) -> BotFactory:
+    """Check a bot spec once; the factory then makes that bot for any seat and seed."""
+    name, raw = parse_spec(spec)
+    cls = bot_class(name, game.name)
+    params = {key: _convert(value) for key, value in raw.items()}
+
+    def factory(seat: int, seed: int) -> Bot:
+        return cls(game, seat, seed, **params)
+
+    try:
+        factory(0, 0)
+    except TypeError as exc:
+        raise InvalidOptionError(f"bad parameters for bot {name!r}: {exc}") from None
+    except ValueError as exc:
+        raise InvalidOptionError(f"bad parameters for bot {name!r}: {exc}") from None
+    return factory
+
+
+def make_bot(spec: str, game: Game, seat: int, seed: int = 0) -> Bot:
+    """A bot from its spec, for ``seat`` of ``game``, seeded."""
+    return bot_factory(spec, game)(seat, seed)
+
+
+__all__ = [
+    "BOTS",
+    "Bot",
+    "BotFactory",
+    "RandomBot",
+    "SeatView",
+    "bot_class",
+    "bot_factory",
+    "bot_names",
+    "make_bot",
+]

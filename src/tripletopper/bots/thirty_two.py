@@ -1,0 +1,187 @@
+"""A sensible Thirty-Two player that sees only its own observation.
+
+- **Take or draw.**  The face-up card is worth the best hand it makes with two
+  of ours; a stock draw is worth the average, over every card we have not seen,
+  of the best hand that card would give.  We take when the face-up card is
+  clearly better (taking shows the table a card of our hand).
+- **Knock.**  We estimate how likely one opponent is to tie or beat our score:
+  random hands built from the cards we have not seen (plus the cards we know
+  they took from the discard pile), improved by as many greedy draws as they
+  have had turns this hand, plus the one more turn a knock gives them.  With
+  ``n`` opponents each beating us with chance ``q``, a knock wins
+  ``(1-q)^n`` of the time and collects from everyone, else pays each who
+  beats us.  We knock when that is worth more than a margin that grows with the
+  table, weighted by what the players can actually pay.
+- **Thirty-two.**  We declare at once, unless we hold many more wilds than a
+  typical opponent, nobody has knocked and a lower-wild Thirty-two is within a
+  likely draw: then holding out for a round earns more from every opponent.
+- **Discard.**  Keep the best three cards; among equal scores keep fewer wilds
+  (wilds cost counters in every payment).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from tripletopper.bots.base import Bot, SeatView
+from tripletopper.cards.triple_topper import TRIPLE_TOPPER, WILDS
+from tripletopper.engine import Action, Game
+from tripletopper.games.thirty_two import THIRTY_TWO, score3
+
+_parse = TRIPLE_TOPPER.parse
+ALL_CARDS = range(125)
+WILD_PENALTY = 0.2
+"""Points a wild variable is worth less than nothing, all else equal (payments)."""
+
+
+@lru_cache(maxsize=32768)
+def pair_scores(a: int, b: int, wilds: bool, cap: bool) -> tuple[int, ...]:
+    """The score of ``{a, b, u}`` for every card ``u`` (0 where ``u`` is ``a`` or ``b``)."""
+    return tuple(0 if u in (a, b) else score3(a, b, u, wilds, cap) for u in ALL_CARDS)
+
+
+class ThirtyTwoHeuristic(Bot):
+    name = "heuristic"
+    description = "weighs the face-up card against a stock draw, knocks on a table-aware estimate"
+
+    def __init__(
+        self, game: Game, seat: int, seed: int = 0, *, samples: int = 48, margin: float = 0.5,
+        holdout_wilds: int = 4,
+    ) -> None:  # fmt: skip
+        super().__init__(game, seat, seed)
+        self.samples = samples
+        self.margin = margin
+        self.holdout_wilds = holdout_wilds
+        self.wilds = not game.options["no_wilds"]
+        self.cap = bool(game.options["cap_at_32"])
+
+    # --- scoring helpers ---------------------------------------------------------
+    def score(self, hand: list[int]) -> int:
+        return score3(hand[0], hand[1], hand[2], self.wilds, self.cap)
+
+    def value(self, hand: list[int]) -> float:
+        wilds = WILDS[hand[0]] + WILDS[hand[1]] + WILDS[hand[2]] if self.wilds else 0
+        return self.score(hand) - WILD_PENALTY * wilds
+
+    def best_keep(self, cards: list[int], keep: int | None = None) -> tuple[float, int]:
+        """The best value of three of four cards, and the card to throw for it."""
+        best = (-1e9, -1)
+        for i, card in enumerate(cards):
+            if card == keep:
+                continue
+            rest = cards[:i] + cards[i + 1 :]
+            best = max(best, (self.value(rest), -card))
+        return best[0], -best[1]
+
+    def draw_value(self, hand: list[int], candidates: list[int]) -> float:
+        """Mean score after drawing one of ``candidates`` and keeping the best three."""
+        a, b, c = hand
+        now = self.score(hand)
+        ab = pair_scores(min(a, b), max(a, b), self.wilds, self.cap)
+        ac = pair_scores(min(a, c), max(a, c), self.wilds, self.cap)
+        bc = pair_scores(min(b, c), max(b, c), self.wilds, self.cap)
+        total = sum(max(now, ab[u], ac[u], bc[u]) for u in candidates)
+        return total / len(candidates)
+
+    # --- the decision -------------------------------------------------------------
+    def choose(self, view: SeatView) -> Action:
+        obs = view.observation()
+        legal = view.legal_actions()
+        hand = [_parse(c) for c in obs["hand"]]
+        pile = [_parse(c) for c in obs["discard_pile"]]
+        known = {_parse(c) for seat_cards in obs["known"] for c in seat_cards}
+        seen = set(hand) | set(pile) | known
+        unseen = [c for c in ALL_CARDS if c not in seen]
+        if obs["phase"] == "discard":
+            return self._discard(obs, hand, legal, unseen)
+        if ("declare",) in legal and not self._hold_out(obs, hand, unseen):
+            return ("declare",)
+        if ("knock",) in legal and self._should_knock(obs, hand, unseen, known):
+            return ("knock",)
+        top = pile[-1]
+        take_value = max(self.score([top, *pair]) for pair in _pairs(hand))
+        draw_pool = unseen if obs["stock_size"] else pile[:-1]
+        if not draw_pool or ("draw",) not in legal:
+            return ("take",)
+        draw_value = self.draw_value(hand, draw_pool)
+        if take_value >= THIRTY_TWO or take_value > draw_value + 0.5:
+            return ("take",)
+        return ("draw",)
+
+    def _discard(
+        self, obs: dict[str, Any], hand: list[int], legal: list[Action], unseen: list[int]
+    ) -> Action:
+        taken = _parse(obs["taken"]) if obs["taken"] else None
+        _, throw = self.best_keep(hand, keep=taken)
+        kept = [c for c in hand if c != throw]
+        if ("discard", throw, True) in legal and not self._hold_out(obs, kept, unseen):
+            return ("discard", throw, True)
+        return ("discard", throw, False)
+
+    def _hold_out(self, obs: dict[str, Any], hand: list[int], unseen: list[int]) -> bool:
+        """Keep a Thirty-two quiet for a round, hoping to lower its wild count?"""
+        if not self.wilds or obs["knocker"] is not None:
+            return False
+        mine = sum(WILDS[c] for c in hand)
+        if mine < self.holdout_wilds or obs.get("hand_turns", 0) > 2 * len(obs["in_hand"]):
+            return False
+        better = 0
+        for u in unseen:
+            for pair in _pairs(hand):
+                keep = [*pair, u]
+                if self.score(keep) >= THIRTY_TWO and sum(WILDS[c] for c in keep) < mine:
+                    better += 1
+                    break
+        return better / max(1, len(unseen)) >= 0.15
+
+    def _should_knock(
+        self, obs: dict[str, Any], hand: list[int], unseen: list[int], known: set[int]
+    ) -> bool:
+        score = self.score(hand)
+        if score < 18:
+            return False
+        seat = self.seat
+        opponents = [s for s in obs["in_hand"] if s != seat]
+        counters = obs["counters"]
+        turns_each = obs.get("hand_turns", 0) // max(1, len(obs["in_hand"]))
+        win_gain = 0.0
+        p_all_below = 1.0
+        lose_cost = 0.0
+        for opp in opponents:
+            q = self._p_beats(score, unseen, [_parse(c) for c in obs["known"][opp]], turns_each)
+            p_all_below *= 1 - q
+            win_gain += min(3, counters[opp])
+            lose_cost += q * 3
+        lose_cost = min(lose_cost, counters[seat]) if p_all_below < 1 else 0.0
+        expected = p_all_below * win_gain - (1 - p_all_below) * lose_cost
+        return expected > self.margin * len(opponents)
+
+    def _p_beats(self, score: int, unseen: list[int], known: list[int], turns: int) -> float:
+        """Chance that one opponent ends the hand with ``score`` or more."""
+        rng = self.rng
+        hidden = 3 - len(known)
+        hits = 0
+        for _ in range(self.samples):
+            cards = rng.sample(unseen, hidden + turns + 1)
+            hand = known + cards[:hidden]
+            for extra in cards[hidden:]:
+                hand = self._improve(hand, extra)
+            if self.score(hand) >= score:
+                hits += 1
+        return hits / self.samples
+
+    def _improve(self, hand: list[int], card: int) -> list[int]:
+        """The best three of a hand and one more card (a greedy opponent's turn)."""
+        best, best_score = hand, self.score(hand)
+        for pair in _pairs(hand):
+            candidate = [*pair, card]
+            points = self.score(candidate)
+            if points > best_score:
+                best, best_score = candidate, points
+        return best
+
+
+def _pairs(hand: list[int]) -> list[list[int]]:
+    a, b, c = hand
+    return [[a, b], [a, c], [b, c]]

@@ -1,0 +1,37 @@
+"""The engine contract shared by all games (see ``docs/engine.md``)."""
+
+from tripletopper.engine.actions import (
+    Action,
+    ActionCodec,
+    ActionKind,
+    CardParam,
+    CardsParam,
+    FlagParam,
+    IntParam,
+)
+from tripletopper.engine.events import Event
+from tripletopper.engine.game import TABLE, Game, Results, State
+from tripletopper.engine.options import Option, OptionValue, parse_option_pairs
+from tripletopper.engine.rng import Rng, derive_seed
+from tripletopper.engine.stock import Stock
+
+__all__ = [
+    "TABLE",
+    "Action",
+    "ActionCodec",
+    "ActionKind",
+    "CardParam",
+    "CardsParam",
+    "Event",
+    "FlagParam",
+    "Game",
+    "IntParam",
+    "Option",
+    "OptionValue",
+    "Results",
+    "Rng",
+    "State",
+    "Stock",
+    "derive_seed",
+    "parse_option_pairs",
+]

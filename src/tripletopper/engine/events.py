@@ -1,0 +1,33 @@
+"""Events: what an applied action made happen, with per-seat secrets kept apart.
+
+An :class:`Event` has public fields, seen by everyone, and optionally secret
+fields for particular seats (the card a player drew).  :meth:`Event.view` is the
+only way an event leaves the engine, so a seat never receives another seat's
+secret.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Event:
+    __slots__ = ("data", "secret", "type")
+
+    def __init__(
+        self, type: str, data: dict[str, Any] | None = None,
+        secret: dict[int, dict[str, Any]] | None = None,
+    ) -> None:  # fmt: skip
+        self.type = type
+        self.data = data or {}
+        self.secret = secret
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The event as ``seat`` sees it (``None``: a spectator, public fields only)."""
+        out = {"type": self.type, **self.data}
+        if self.secret and seat is not None and seat in self.secret:
+            out.update(self.secret[seat])
+        return out
+
+    def __repr__(self) -> str:
+        return f"Event({self.type!r}, {self.data!r}, secret={self.secret!r})"

@@ -1,0 +1,218 @@
+"""Playing whole games with bots: one game (:func:`play_game`) or many (:func:`simulate`).
+
+The runner drives a game only through the engine contract.  Where several
+seats may act at once it asks each bot, and the quickest (by its simulated
+reaction time) acts first; a timed phase nobody acts in ends with the game's
+timeout action, played by the table as a clock would.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from tripletopper.bots import Bot, SeatView, bot_factory
+from tripletopper.engine import TABLE, Action, Event, Game, State, derive_seed
+from tripletopper.errors import IllegalActionError
+
+Listener = Callable[[State, int, Action, list[Event]], None]
+"""Called after every applied action with the state, seat, action and its events."""
+
+
+class BotError(RuntimeError):
+    """A bot returned something that is not a legal action."""
+
+
+def choose_next(state: State, bots: Sequence[Bot], views: Sequence[SeatView]) -> tuple[int, Action]:
+    """Whose action comes next, and what it is, when only bots are at the table."""
+    seats = state.to_act()
+    if len(seats) == 1:
+        seat = seats[0]
+        action = bots[seat].choose(views[seat])
+        if action is None:
+            return _timeout_or_fail(state, seat)
+        return seat, action
+    best: tuple[float, int, Action] | None = None
+    for seat in seats:
+        action = bots[seat].choose(views[seat])
+        if action is None:
+            continue
+        delay = bots[seat].reaction_time(views[seat])
+        if best is None or delay < best[0]:
+            best = (delay, seat, action)
+    limit = state.timeout()
+    if best is None or (limit is not None and best[0] > limit[0]):
+        return _timeout_or_fail(state, seats[0])
+    return best[1], best[2]
+
+
+def _timeout_or_fail(state: State, seat: int) -> tuple[int, Action]:
+    limit = state.timeout()
+    if limit is None:
+        raise BotError(f"the bot at seat {seat} did not act, and this phase has no time limit")
+    return TABLE, limit[1]
+
+
+def play_game(
+    game: Game, bots: Sequence[Bot], seed: int = 0, *, listener: Listener | None = None,
+    state: State | None = None,
+) -> State:  # fmt: skip
+    """Play one game to its end (from ``state`` if given) and return the final state."""
+    if state is None:
+        state = game.new_state(seed)
+    views = [SeatView(state, seat) for seat in range(game.players)]
+    watchers = [bot for bot in bots if bot.wants_events]
+    want_events = listener is not None or bool(watchers)
+    while True:
+        seats = state.to_act()
+        if not seats:
+            break
+        if len(seats) == 1:  # the common case, kept short: it runs millions of times
+            seat = seats[0]
+            action = bots[seat].choose(views[seat])
+            if action is None:
+                seat, action = _timeout_or_fail(state, seat)
+        else:
+            seat, action = choose_next(state, bots, views)
+        try:
+            events = state.apply(action, seat, events=want_events)
+        except (IllegalActionError, ValueError) as exc:
+            raise BotError(f"bot at seat {seat} chose {action!r}: {exc}") from exc
+        if want_events:
+            for bot in watchers:
+                bot.observe([event.view(bot.seat) for event in events])
+            if listener is not None:
+                listener(state, seat, action, events)
+    return state
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector (engines make no reference cycles)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+@dataclass
+class SeatSummary:
+    seat: int
+    bot: str
+    wins: float = 0.0
+    score_total: float = 0.0
+    rank_total: float = 0.0
+
+    def to_json(self, games: int) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "bot": self.bot,
+            "wins": round(self.wins, 6),
+            "win_rate": round(self.wins / games, 6) if games else 0.0,
+            "mean_score": round(self.score_total / games, 6) if games else 0.0,
+            "mean_rank": round(self.rank_total / games, 6) if games else 0.0,
+        }
+
+
+@dataclass
+class Simulation:
+    """What :func:`simulate` measured; ``to_json`` is the ``--json`` output."""
+
+    game: Game
+    bots: list[str]
+    seed: int
+    games: int = 0
+    actions: int = 0
+    seconds: float = 0.0
+    seats: list[SeatSummary] = field(default_factory=list)
+    stats: dict[str, float] = field(default_factory=dict)
+
+    def by_bot(self) -> dict[str, dict[str, float]]:
+        out: dict[str, dict[str, float]] = {}
+        for seat in self.seats:
+            entry = out.setdefault(seat.bot, {"seats": 0, "wins": 0.0, "score": 0.0, "rank": 0.0})
+            entry["seats"] += 1
+            entry["wins"] += seat.wins
+            entry["score"] += seat.score_total
+            entry["rank"] += seat.rank_total
+        games = max(1, self.games)
+        return {
+            bot: {
+                "seats": e["seats"],
+                "win_rate_per_seat": round(e["wins"] / (games * e["seats"]), 6),
+                "mean_score": round(e["score"] / (games * e["seats"]), 6),
+                "mean_rank": round(e["rank"] / (games * e["seats"]), 6),
+            }
+            for bot, e in out.items()
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        games = max(1, self.games)
+        return {
+            **self.game.config(),
+            "bots": self.bots,
+            "seed": self.seed,
+            "games": self.games,
+            "actions": self.actions,
+            "actions_per_game": round(self.actions / games, 6),
+            "seconds": round(self.seconds, 3),
+            "actions_per_second": round(self.actions / self.seconds) if self.seconds else None,
+            "mean": {k: round(v / games, 6) for k, v in sorted(self.stats.items())},
+            "seats": [s.to_json(self.games) for s in self.seats],
+            "by_bot": self.by_bot(),
+        }
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` of a run seeded ``seed``."""
+    return derive_seed(seed, index)
+
+
+def seat_bots(specs: Sequence[str], players: int) -> list[str]:
+    """Bot specs per seat: the list is repeated to fill the table."""
+    if not specs:
+        raise ValueError("name at least one bot")
+    return [specs[seat % len(specs)] for seat in range(players)]
+
+
+def simulate(
+    game: Game, specs: Sequence[str], games: int, seed: int = 0, *,
+    on_game: Callable[[int, State], None] | None = None,
+) -> Simulation:  # fmt: skip
+    """Play ``games`` games with bots; the same arguments always give the same results."""
+    per_seat = seat_bots(specs, game.players)
+    report = Simulation(game, per_seat, seed)
+    report.seats = [SeatSummary(seat, spec) for seat, spec in enumerate(per_seat)]
+    factories = [bot_factory(spec, game) for spec in per_seat]
+    started = time.perf_counter()
+    with gc_paused():
+        for index in range(games):
+            gseed = game_seed(seed, index)
+            bots = [
+                factory(seat, derive_seed(gseed, seat, 1)) for seat, factory in enumerate(factories)
+            ]
+            state = play_game(game, bots, gseed)
+            results = state.results()
+            assert results is not None
+            report.games += 1
+            report.actions += state.version
+            returns = results.returns()
+            for seat, summary in enumerate(report.seats):
+                summary.wins += returns[seat]
+                summary.score_total += results.scores[seat]
+                summary.rank_total += results.rank_of(seat)
+            for key, value in state.stats().items():
+                report.stats[key] = report.stats.get(key, 0.0) + value
+            if on_game is not None:
+                on_game(index, state)
+            if index % 256 == 255:
+                gc.collect(0)
+    report.seconds = time.perf_counter() - started
+    return report
