@@ -27,34 +27,27 @@ class BotError(RuntimeError):
     """A bot returned something that is not a legal action."""
 
 
-def choose_next(state: State, bots: Sequence[Bot], views: Sequence[SeatView]) -> tuple[int, Action]:
-    """Whose action comes next, and what it is, when only bots are at the table."""
-    seats = state.to_act()
-    if len(seats) == 1:
-        seat = seats[0]
-        action = bots[seat].choose(views[seat])
-        if action is None:
-            return _timeout_or_fail(state, seat)
-        return seat, action
+def choose_next(
+    state: State, bots: Sequence[Bot | None], views: Sequence[SeatView]
+) -> tuple[int, Action]:
+    """Whose action comes next, and what it is, when only bots are to act."""
     best: tuple[float, int, Action] | None = None
-    for seat in seats:
-        action = bots[seat].choose(views[seat])
+    for seat in state.to_act():
+        bot = bots[seat]
+        if bot is None:
+            raise BotError(f"seat {seat} must act but has no bot")
+        action = bot.choose(views[seat])
         if action is None:
             continue
-        delay = bots[seat].reaction_time(views[seat])
+        delay = bot.reaction_time(views[seat])
         if best is None or delay < best[0]:
             best = (delay, seat, action)
     limit = state.timeout()
     if best is None or (limit is not None and best[0] > limit[0]):
-        return _timeout_or_fail(state, seats[0])
+        if limit is None:
+            raise BotError("no bot acted, and this phase has no time limit")
+        return TABLE, limit[1]
     return best[1], best[2]
-
-
-def _timeout_or_fail(state: State, seat: int) -> tuple[int, Action]:
-    limit = state.timeout()
-    if limit is None:
-        raise BotError(f"the bot at seat {seat} did not act, and this phase has no time limit")
-    return TABLE, limit[1]
 
 
 def play_game(
@@ -71,12 +64,9 @@ def play_game(
         seats = state.to_act()
         if not seats:
             break
-        if len(seats) == 1:  # the common case, kept short: it runs millions of times
-            seat = seats[0]
-            action = bots[seat].choose(views[seat])
-            if action is None:
-                seat, action = _timeout_or_fail(state, seat)
-        else:
+        seat = seats[0]
+        action = bots[seat].choose(views[seat]) if len(seats) == 1 else None
+        if action is None:  # several may act, or the one to act waits: see who goes first
             seat, action = choose_next(state, bots, views)
         try:
             events = state.apply(action, seat, events=want_events)

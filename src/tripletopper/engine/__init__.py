@@ -9,7 +9,7 @@ from tripletopper.engine.actions import (
     FlagParam,
     IntParam,
 )
-from tripletopper.engine.events import Event
+from tripletopper.engine.events import YOU, Event, phrase
 from tripletopper.engine.game import TABLE, Game, Results, State
 from tripletopper.engine.options import Option, OptionValue, parse_option_pairs
 from tripletopper.engine.rng import Rng, derive_seed
@@ -17,6 +17,7 @@ from tripletopper.engine.stock import Stock
 
 __all__ = [
     "TABLE",
+    "YOU",
     "Action",
     "ActionCodec",
     "ActionKind",
@@ -34,4 +35,5 @@ __all__ = [
     "Stock",
     "derive_seed",
     "parse_option_pairs",
+    "phrase",
 ]

@@ -31,3 +31,12 @@ class Event:
 
     def __repr__(self) -> str:
         return f"Event({self.type!r}, {self.data!r}, secret={self.secret!r})"
+
+
+YOU = "You"
+"""The name a terminal or browser gives the seat it shows; narration then says "you"."""
+
+
+def phrase(name: str, third_person: str, second_person: str) -> str:
+    """``"Ann draws"`` or ``"You draw"``: narration agrees with the viewer's own name."""
+    return f"{name} {second_person if name == YOU else third_person}"

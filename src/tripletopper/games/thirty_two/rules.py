@@ -33,6 +33,7 @@ from tripletopper.engine import (
     Rng,
     State,
     Stock,
+    phrase,
 )
 from tripletopper.errors import InvalidOptionError
 from tripletopper.games.thirty_two.scoring import NVALUE, THIRTY_TWO, raw_plain, raw_wild
@@ -504,7 +505,12 @@ class ThirtyTwoState(State):
             counters.copy(), owed, eliminated,
         )  # fmt: skip
         if events is not None:
-            events.append(Event("hand_over", self.last.to_json()))
+            game = self.game
+            own = {  # a mucked hand is shown to its own seat only
+                s: {"own_cards": _cards(self.hands[s]), "own_score": game.score(self.hands[s])}
+                for s in mucked
+            }
+            events.append(Event("hand_over", self.last.to_json(), own))
         if self.game.open_end:
             alive = [s for s in range(players) if counters[s] > 0]
             if len(alive) <= 1:
@@ -740,22 +746,23 @@ def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
     kind = event.get("type")
     who = names[event["seat"]] if "seat" in event else ""
     if kind == "hand_started":
-        text = (
-            f"Hand {event['hand']}: {names[event['dealer']]} deals; {event['face_up']} is face up."
-        )
+        dealer = names[event["dealer"]]
+        deals = phrase(dealer, "deals", "deal")
+        text = f"Hand {event['hand']}: {deals}; {event['face_up']} is face up."
         if event.get("playoff"):
             text = "Playoff. " + text
         if "cards" in event:
             text += f" You hold {' '.join(event['cards'])}."
         return text
     if kind == "drew":
-        return f"{who} draws {event['card']}." if "card" in event else f"{who} draws a card."
+        what = event.get("card", "a card")
+        return f"{phrase(who, 'draws', 'draw')} {what}."
     if kind == "took":
-        return f"{who} takes {event['card']} from the discard pile."
+        return f"{phrase(who, 'takes', 'take')} {event['card']} from the discard pile."
     if kind == "discarded":
-        return f"{who} discards {event['card']}."
+        return f"{phrase(who, 'discards', 'discard')} {event['card']}."
     if kind == "knocked":
-        return f"{who} knocks! Everyone else has one more turn."
+        return f"{phrase(who, 'knocks', 'knock')}! Everyone else has one more turn."
     if kind == "reshuffled":
         size = event["stock_size"]
         return f"The stock ran out: the discards are shuffled into a new stock of {size}."
@@ -768,7 +775,9 @@ def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
         return "The table is closed."
     if kind == "game_over":
         winners = " and ".join(names[s] for s in event["winners"])
-        return f"Game over: {winners} {'wins' if len(event['winners']) == 1 else 'share the win'}."
+        if len(event["winners"]) > 1:
+            return f"Game over: {winners} share the win."
+        return f"Game over: {phrase(winners, 'wins', 'win')}."
     return str(kind)
 
 
@@ -776,37 +785,44 @@ def _describe_settlement(event: Mapping[str, Any], names: Sequence[str]) -> str:
     lines = []
     for info in event["shown"]:
         lines.append(
-            f"  {names[info['seat']]} shows {' '.join(info['cards'])}: "
+            f"  {phrase(names[info['seat']], 'shows', 'show')} {' '.join(info['cards'])}: "
             f"{info['score']} points, {info['wilds']} wild(s)."
         )
     if event["ended_by"] == "thirty-two":
-        head = f"{names[event['declarer']]} declares Thirty-two!"
-        lines.insert(0, head)
+        lines.insert(0, f"{phrase(names[event['declarer']], 'declares', 'declare')} Thirty-two!")
         lines.append(
             "  Everyone else pays 6, plus 2 for each wild they hold beyond the declarer's."
         )
     else:
         knocker = names[event["knocker"]]
         if event["knocker_won"]:
-            lines.insert(0, f"Showdown: {knocker} (the knocker) beats everyone.")
+            lines.insert(0, f"Showdown: {knocker} (the knocker) beat everyone.")
             lines.append(
                 "  Each opponent pays 3, plus 1 for each wild they hold beyond the knocker's."
             )
         else:
-            lines.insert(0, f"Showdown: {knocker} (the knocker) is tied or beaten.")
+            lines.insert(0, f"Showdown: {knocker} (the knocker) tied or lost.")
             lines.append(
-                "  The knocker pays 3 to each who tied or beat him, plus 1 for each wild "
-                "he holds beyond theirs; the others neither pay nor collect."
+                "  The knocker pays 3 to each who tied or beat the knocker, plus 1 for each wild "
+                "the knocker holds beyond theirs; the others neither pay nor collect."
             )
         for cut in event["cuts"]:
-            lines.append(f"  {names[cut['seat']]} cuts {cut['card']} for the order of payment.")
+            lines.append(
+                f"  {phrase(names[cut['seat']], 'cuts', 'cut')} {cut['card']} for the order "
+                "of payment."
+            )
     if event["mucked"]:
         lines.append("  Mucked (not shown): " + ", ".join(names[s] for s in event["mucked"]) + ".")
+    if "own_cards" in event:
+        lines.append(
+            f"  (Your mucked hand: {' '.join(event['own_cards'])}, {event['own_score']} points.)"
+        )
     for p in event["payments"]:
-        line = f"  {names[p['from']]} pays {names[p['to']]} {p['paid']}"
+        line = f"  {phrase(names[p['from']], 'pays', 'pay')} {names[p['to']]} {p['paid']}"
         if p["paid"] < p["due"]:
             line += f" of the {p['due']} due (all they had; the rest is lost)"
         lines.append(line + ".")
     for seat in event["eliminated"]:
-        lines.append(f"  {names[seat]} has no counters left and is out.")
+        out = phrase(names[seat], "has no counters left and is out", "have no counters left: out")
+        lines.append(f"  {out}.")
     return "\n".join(lines)

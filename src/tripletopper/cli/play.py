@@ -1,0 +1,189 @@
+"""``tripletopper play``: you against bots at a terminal table.
+
+Everything shown to you is built from your seat's observation and from events
+as your seat sees them, so the terminal never shows a card you could not see at
+a real table.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import click
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.table import Table
+from rich.text import Text
+
+from tripletopper.bots import Bot, SeatView, make_bot
+from tripletopper.cli.cards import narration
+from tripletopper.cli.common import (
+    NAMES,
+    build_game,
+    check_bots,
+    game_options,
+    rules_page,
+    split_bots,
+)
+from tripletopper.cli.views import view_for
+from tripletopper.engine import Action, Event, Game, Results, State, derive_seed
+from tripletopper.errors import TripleTopperError
+from tripletopper.record import Record
+from tripletopper.runner import choose_next
+
+HELP_TEXT = (
+    "Type the number of an action, or its text form (e.g. 'draw', 'discard RC1').  "
+    "'?' lists the text forms, 'rules' shows the rules, 'quit' leaves."
+)
+
+
+class Quit(Exception):
+    """The player left the table."""
+
+
+@click.command("play", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("game")
+@game_options
+@click.option("--seat", type=int, default=0, show_default=True, help="Your seat (0 = first).")
+@click.option(
+    "--bots", "bot_list", default=None, metavar="A,B,...",
+    help="Bots for the other seats, in seat order (repeated to fill; default heuristic).",
+)  # fmt: skip
+@click.option("--save", type=click.Path(dir_okay=False), help="Save the game to this file.")
+@click.option("--name", default="You", show_default=True, help="Your name at the table.")
+def play_command(
+    game: str, players: int | None, options: Sequence[str], seed: int | None, seat: int,
+    bot_list: str | None, save: str | None, name: str,
+) -> None:  # fmt: skip
+    """Play GAME against bots in the terminal."""
+    the_game = build_game(game, players, options)
+    if not 0 <= seat < the_game.players:
+        raise click.UsageError(f"--seat must be from 0 to {the_game.players - 1}")
+    specs = split_bots(bot_list) or ["heuristic"]
+    check_bots(specs, the_game)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    console = Console(highlight=False)
+    table = TerminalTable(the_game, seat, specs, seed, console, name)
+    try:
+        table.run()
+    except Quit:
+        console.print("You leave the table.")
+    finally:
+        if save:
+            Record.from_state(table.state, table.names, human_seat=seat).save(save)
+            console.print(f"Game saved to {save} (replay it with `tripletopper replay {save}`).")
+
+
+class TerminalTable:
+    def __init__(
+        self, game: Game, seat: int, specs: Sequence[str], seed: int, console: Console,
+        name: str = "You",
+    ) -> None:  # fmt: skip
+        self.game = game
+        self.seat = seat
+        self.console = console
+        self.view = view_for(game)
+        others = [s for s in range(game.players) if s != seat]
+        self.specs = {s: specs[i % len(specs)] for i, s in enumerate(others)}
+        self.names = [
+            name if s == seat else f"{NAMES[s]} ({self.specs[s]})" for s in range(game.players)
+        ]  # narration says "you" for the seat named YOU
+        self.state: State = game.new_state(seed)
+        self.bots: list[Bot | None] = [
+            make_bot(self.specs[s], game, s, derive_seed(seed, s, 1)) if s != seat else None
+            for s in range(game.players)
+        ]
+        self.views = [SeatView(self.state, s) for s in range(game.players)]
+
+    def run(self) -> None:
+        console = self.console
+        seed = self.state.origin["seed"]
+        console.print(f"[bold]{self.game.title}[/bold] - {self.game.players} players, seed {seed}.")
+        console.print(Text(HELP_TEXT, style="dim"))
+        state = self.state
+        while not state.is_terminal():
+            if self.seat in state.to_act():
+                self.human_turn()
+            else:
+                self.bot_turn()
+        self.show_results(state.results())
+
+    def bot_turn(self) -> None:
+        seat, action = choose_next(self.state, self.bots, self.views)
+        self.apply(action, seat)
+
+    def human_turn(self) -> None:
+        state, console = self.state, self.console
+        obs = state.observation(self.seat)
+        console.print()
+        console.print(self.view.table(obs, self.names))
+        legal = state.legal_actions(self.seat)
+        menu = Table(box=None, show_header=False, pad_edge=False)
+        for number, action in enumerate(legal, 1):
+            menu.add_row(f"[bold]{number}[/bold].", self.view.action_label(action, obs))
+        console.print(menu)
+        while True:
+            try:
+                answer = console.input("[bold]Your move:[/bold] ").strip()
+            except EOFError:
+                raise Quit from None
+            chosen = self.read_action(answer, legal)
+            if chosen is None:
+                continue
+            try:
+                self.apply(chosen, self.seat)
+                return
+            except TripleTopperError as exc:
+                console.print(f"[red]{exc}[/red]")
+
+    def read_action(self, answer: str, legal: list[Action]) -> Action | None:
+        console = self.console
+        if not answer:
+            return None
+        low = answer.lower()
+        if low in ("q", "quit", "exit"):
+            raise Quit
+        if low in ("?", "h", "help"):
+            console.print(Text(HELP_TEXT, style="dim"))
+            console.print("Text forms: " + ", ".join(self.game.action_to_text(a) for a in legal))
+            return None
+        if low == "rules":
+            console.print(Markdown(rules_page(self.game.name)))
+            return None
+        if answer.isdigit():
+            number = int(answer)
+            if 1 <= number <= len(legal):
+                return legal[number - 1]
+            console.print(f"[red]Choose a number from 1 to {len(legal)}.[/red]")
+            return None
+        try:
+            return self.game.parse_action(answer)
+        except TripleTopperError as exc:
+            console.print(f"[red]{exc}[/red]")
+            return None
+
+    def apply(self, action: Action, seat: int) -> list[Event]:
+        events = self.state.apply(action, seat)
+        for event in events:
+            text = narration(self.game.describe_event(event.view(self.seat), self.names))
+            if event.type in ("hand_over", "game_over", "knocked"):
+                text.stylize("bold")
+            self.console.print(text)
+        return events
+
+    def show_results(self, results: Results | None) -> None:
+        if results is None:
+            return
+        table = Table(title="Final standings", show_lines=False)
+        table.add_column("place", justify="right")
+        table.add_column("player")
+        table.add_column("score", justify="right")
+        place = 1
+        for group in results.ranking:
+            for seat in group:
+                winner = " (winner)" if seat in results.winners else ""
+                table.add_row(str(place), self.names[seat] + winner, f"{results.scores[seat]:g}")
+            place += len(group)
+        self.console.print(table)

@@ -1,0 +1,32 @@
+"""How each game looks in the terminal: one renderer per game, built from observations."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, cast
+
+from rich.console import RenderableType
+
+from tripletopper.cli.views.thirty_two import ThirtyTwoView
+from tripletopper.engine import Action, Game
+from tripletopper.games.thirty_two import ThirtyTwo
+
+
+class GameView(Protocol):
+    def table(self, obs: dict[str, Any], names: Sequence[str]) -> RenderableType:
+        """The table as the observation's seat (or a spectator) sees it."""
+        ...
+
+    def action_label(self, action: Action, obs: dict[str, Any]) -> RenderableType:
+        """A menu line for one legal action."""
+        ...
+
+
+VIEWS: dict[str, Callable[[Game], GameView]] = {
+    "thirty-two": lambda game: ThirtyTwoView(cast(ThirtyTwo, game)),
+}
+
+
+def view_for(game: Game) -> GameView:
+    """The terminal renderer of ``game``."""
+    return VIEWS[game.name](game)
