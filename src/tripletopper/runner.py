@@ -165,6 +165,11 @@ def game_seed(seed: int, index: int) -> int:
     return derive_seed(seed, index)
 
 
+def bot_seed(game_seed: int, seat: int) -> int:
+    """The seed of the bot at ``seat`` in a game seeded ``game_seed`` (``Rng`` mixes it)."""
+    return game_seed + 1 + seat
+
+
 def seat_bots(specs: Sequence[str], players: int) -> list[str]:
     """Bot specs per seat: the list is repeated to fill the table."""
     if not specs:
@@ -185,9 +190,7 @@ def simulate(
     with gc_paused():
         for index in range(games):
             gseed = game_seed(seed, index)
-            bots = [
-                factory(seat, derive_seed(gseed, seat, 1)) for seat, factory in enumerate(factories)
-            ]
+            bots = [factory(seat, bot_seed(gseed, seat)) for seat, factory in enumerate(factories)]
             state = play_game(game, bots, gseed)
             results = state.results()
             assert results is not None

@@ -323,14 +323,19 @@ class State(ABC):
             return self._legal
         if seat == TABLE:
             legal = [] if self.is_terminal() else self._table_actions()
-        elif seat in self.to_act():
-            legal = self._legal_actions(seat)
         else:
-            legal = []
+            legal = self._legal_for(seat)
         self._legal_version = version
         self._legal_seat = seat
         self._legal = legal
         return legal
+
+    def _legal_for(self, seat: int) -> list[Action]:
+        """Legal actions of any player seat: none unless it may act now.
+
+        Games may override this with a cheaper test than :meth:`to_act`.
+        """
+        return self._legal_actions(seat) if seat in self.to_act() else []
 
     def is_legal(self, action: Action, seat: int | None = None) -> bool:
         return action in self.legal_actions(seat)

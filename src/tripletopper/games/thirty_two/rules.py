@@ -214,6 +214,9 @@ class ThirtyTwoState(State):
     def results(self) -> Results | None:
         return self.result
 
+    def _legal_for(self, seat: int) -> list[Action]:
+        return self._legal_actions(seat) if seat == self.turn and self.phase != OVER else []
+
     def _legal_actions(self, seat: int) -> list[Action]:
         hand = self.hands[seat]
         game = self.game
@@ -426,15 +429,16 @@ class ThirtyTwoState(State):
         cap = game.cap
         pay_wilds = game.payment_wilds
         score = [0] * game.players
-        wilds = [0] * game.players
         for s in self.seats_in:
             hand = hands[s]
             points = raw(hand[0], hand[1], hand[2])
             score[s] = THIRTY_TWO if cap and points > THIRTY_TWO else points
-            wilds[s] = pay_wilds(hand)
         opponents = self._order_from(knocker)
         top = score[knocker]
         beaters = [o for o in opponents if score[o] >= top]
+        wilds = [0] * game.players  # only the knocker and whoever pays or collects need them
+        for s in (knocker, *(beaters or opponents)):
+            wilds[s] = pay_wilds(hands[s])
         owed = [0] * game.players
         payments: list[tuple[int, int, int, int]] = []
         cuts: list[tuple[int, Card]] = []

@@ -1,0 +1,5 @@
+"""``python -m tripletopper`` runs the command line."""
+
+from tripletopper.cli import main
+
+main()

@@ -1,0 +1,98 @@
+"""Thirty-Two bots: legal, deterministic, fair (observation only) and sensible."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tripletopper.bots import SeatView, bot_names, make_bot
+from tripletopper.engine import Rng
+from tripletopper.games.thirty_two import ThirtyTwo
+from tripletopper.runner import simulate
+
+from .helpers import stacked
+
+
+def test_bots_on_offer():
+    assert bot_names("thirty-two") == ["heuristic", "random"]
+
+
+@settings(max_examples=25)
+@given(st.integers(0, 2**31), st.integers(3, 6), st.sampled_from(["heuristic", "random"]))
+def test_decisions_depend_only_on_the_seats_view(seed, players, name):
+    """The same bot facing a state resampled for its seat decides the same: it cannot
+    be using anything its seat does not know."""
+    game = ThirtyTwo(players)
+    state = game.new_state(seed)
+    rng = Rng(seed)
+    for _ in range(60):
+        if state.is_terminal():
+            break
+        seat = state.current_seat()
+        twin = state.resample(seat, rng)
+        a = make_bot(name, game, seat, seed).choose(SeatView(state, seat))
+        b = make_bot(name, game, seat, seed).choose(SeatView(twin, seat))
+        assert a == b
+        assert a in state.legal_actions()
+        state.apply(a)
+
+
+def test_heuristic_beats_random_clearly():
+    report = simulate(ThirtyTwo(4), ["heuristic", "random"], 120, seed=5).by_bot()
+    assert report["heuristic"]["win_rate_per_seat"] > 0.35
+    assert report["random"]["win_rate_per_seat"] < 0.12
+    assert report["heuristic"]["mean_rank"] < report["random"]["mean_rank"]
+
+
+def test_heuristic_declares_a_thirty_two_with_few_wilds_at_once():
+    state = stacked(
+        3, dealer=0, hands={1: "BS4 BS3 KS?", 2: "RC1 YH2 GT3", 0: "YC1 GS2 BT1"}, face_up="RS1"
+    )
+    assert state.game.score(state.hands[1]) == 32
+    bot = make_bot("heuristic", state.game, 1, 0)
+    assert bot.choose(SeatView(state, 1)) == ("declare",)
+
+
+def test_heuristic_holds_out_a_wild_heavy_thirty_two_early():
+    # 32 with 6 wilds, first turn, nobody has knocked: a lower-wild Thirty-two is a
+    # likely draw away, and each opponent would pay 2 more per wild it saves.
+    state = stacked(
+        3, dealer=0, hands={1: "KB4 KB? BB4", 2: "RC1 YH2 GT3", 0: "YC1 GS2 BT1"}, face_up="RS1"
+    )
+    assert state.game.score(state.hands[1]) == 32
+    bot = make_bot("heuristic", state.game, 1, 0)
+    assert bot.choose(SeatView(state, 1)) != ("declare",)
+    # After a knock it declares: the hand ends this round anyway and 6 beats 3.
+    knocked = stacked(
+        3, dealer=2, hands={0: "RC1 YH2 GT3", 1: "KB4 KB? BB4", 2: "YC1 GS2 BT1"}, face_up="RS1"
+    )
+    knocked.apply(("knock",))
+    assert make_bot("heuristic", knocked.game, 1, 0).choose(SeatView(knocked, 1)) == ("declare",)
+
+
+def test_heuristic_takes_the_face_up_card_that_makes_a_thirty_two():
+    state = stacked(
+        3, dealer=0, hands={1: "BS4 BS3 RC1", 2: "RC2 YH2 GT3", 0: "YC1 GS2 BT1"}, face_up="KS?"
+    )
+    bot = make_bot("heuristic", state.game, 1, 0)
+    assert bot.choose(SeatView(state, 1)) == ("take",)
+    state.apply(("take",))
+    assert bot.choose(SeatView(state, 1)) == ("discard", state.game.deck.parse("RC1"), True)
+
+
+def test_heuristic_knock_depends_on_the_table():
+    """The same 26-point hand is a knock against two opponents, not against five."""
+    hands3 = {0: "RC4 RC3 KH4", 1: "YC1 GS2 BT1", 2: "GC1 BS2 RT1"}
+    three = stacked(3, dealer=2, hands=hands3, face_up="YS1")
+    assert three.game.score(three.hands[0]) == 26
+    hands6 = {**hands3, 3: "YH1 GH2 BH1", 4: "RS1 YT2 GB1", 5: "BC3 YS3 GT1"}
+    six = stacked(6, dealer=5, hands=hands6, face_up="YS1")
+    for seed in range(5):
+        assert make_bot("heuristic", three.game, 0, seed).choose(SeatView(three, 0)) == ("knock",)
+        assert make_bot("heuristic", six.game, 0, seed).choose(SeatView(six, 0)) != ("knock",)
+
+
+def test_random_bot_is_deterministic_by_seed():
+    game = ThirtyTwo(4)
+    runs = [simulate(game, ["random"], 30, seed=8).to_json() for _ in range(2)]
+    for run in runs:
+        del run["seconds"], run["actions_per_second"]
+    assert runs[0] == runs[1]

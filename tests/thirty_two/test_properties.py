@@ -1,0 +1,202 @@
+"""Properties over many random Thirty-Two games: nothing lost, nothing leaked, all replayable."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tripletopper.cards import TRIPLE_TOPPER
+from tripletopper.engine import Rng
+from tripletopper.errors import IllegalActionError, MalformedActionError
+from tripletopper.games.thirty_two import ThirtyTwo, ThirtyTwoState
+from tripletopper.record import Record
+
+ALL_ACTIONS = [
+    ("take",), ("draw",), ("knock",), ("declare",), ("close",),
+    *[("discard", c, flag) for c in range(125) for flag in (False, True)],
+]  # fmt: skip
+NAMES = TRIPLE_TOPPER.names
+
+
+@st.composite
+def games(draw: st.DrawFn) -> tuple[ThirtyTwo, int, float]:
+    players = draw(st.integers(3, 6))
+    game = ThirtyTwo(
+        players,
+        counters=draw(st.integers(1, 3 * players)),
+        no_wilds=draw(st.booleans()),
+        cap_at_32=draw(st.booleans()),
+        end=draw(st.sampled_from(["first_elimination", "open"])),
+    )
+    knock_chance = draw(st.sampled_from([0.0, 0.01, 0.1, 0.5]))
+    return game, draw(st.integers(0, 2**40)), knock_chance
+
+
+def strings(value: Any) -> set[str]:
+    """Every string inside a JSON-like value (card names among them)."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*(strings(v) for v in value.values()), *(strings(k) for k in value))
+    if isinstance(value, list | tuple):
+        return set().union(*(strings(v) for v in value)) if value else set()
+    return set()
+
+
+def hidden_from(state: ThirtyTwoState, seat: int | None) -> set[str]:
+    """Cards this seat cannot know the place of: the stock and others' unseen hand cards."""
+    hidden = {NAMES[c] for c in state.stock.contents()}
+    for other, hand in enumerate(state.hands):
+        if other != seat:
+            hidden |= {NAMES[c] for c in hand if c not in state.public}
+    return hidden
+
+
+def check_invariants(state: ThirtyTwoState, total: int) -> None:
+    assert sum(state.counters) == total
+    assert all(c >= 0 for c in state.counters)
+    if not state.is_terminal():
+        cards = [c for h in state.hands for c in h] + state.pile + state.stock.contents()
+        assert sorted(cards) == list(range(125))
+        for seat in state.seats_in:
+            assert len(state.hands[seat]) in (3, 4)
+        assert all(not state.hands[s] for s in range(state.game.players) if s not in state.seats_in)
+    seats: list[int | None] = [None, *range(state.game.players)]
+    for seat in seats:
+        obs = state.public_observation() if seat is None else state.observation(seat)
+        json.dumps(obs)  # JSON-able
+        current = {k: v for k, v in obs.items() if k != "last_hand"}
+        leaked = strings(current) & hidden_from(state, seat)
+        assert not leaked, (seat, leaked)
+
+
+def check_events(state: ThirtyTwoState, events: list[Any], old_hands: list[list[int]]) -> None:
+    """Each kind of event shows a viewer only what that viewer may see."""
+    for event in events:
+        for seat in [None, *range(state.game.players)]:
+            view = event.view(seat)
+            json.dumps(view)
+            text = strings(view)
+            if event.type == "drew":  # the drawn card: the drawer only
+                assert ("card" in view) == (seat == view["seat"])
+            elif event.type == "hand_started":  # a new deal: your own cards and the face-up one
+                assert not text & hidden_from(state, seat), (event, seat)
+            elif event.type == "hand_over":  # mucked hands: their owner only
+                shown = {s["seat"] for s in view["shown"]}
+                for owner, cards in enumerate(old_hands):
+                    if owner != seat and owner not in shown:
+                        assert not text & {NAMES[c] for c in cards}, (seat, owner)
+            else:  # every other event names only face-up cards, or none
+                assert event.secret is None
+
+
+def choose(state: ThirtyTwoState, rng: Rng, knock_chance: float) -> tuple[Any, ...]:
+    legal = state.legal_actions()
+    if ("knock",) in legal and rng.random() >= knock_chance:
+        legal = [a for a in legal if a != ("knock",)]
+    return legal[rng.below(len(legal))]
+
+
+@given(games())
+def test_random_games_keep_every_invariant(case: tuple[ThirtyTwo, int, float]) -> None:
+    game, seed, knock_chance = case
+    state = game.new_state(seed)
+    rng = Rng(seed + 1)
+    total = sum(state.counters)
+    for step in range(400):
+        check_invariants(state, total)
+        if state.is_terminal():
+            break
+        if step % 7 == 0:  # illegal actions are refused and change nothing
+            before = state.dump()
+            for action in rng.sample(ALL_ACTIONS, 6):
+                if action not in state.legal_actions() and action != ("close",):
+                    try:
+                        state.apply(action)
+                    except (IllegalActionError, MalformedActionError):
+                        pass
+                    else:  # pragma: no cover - the failure message
+                        raise AssertionError(f"{action} was accepted")
+            assert state.dump() == before
+        if step % 5 == 0:  # a clone is independent
+            before = state.dump()
+            twin = state.clone()
+            assert twin.dump() == before
+            twin.apply(choose(twin, rng.clone(), knock_chance))
+            assert state.dump() == before
+        old_hands = state.hands
+        events = state.apply(choose(state, rng, knock_chance))
+        check_events(state, events, old_hands)
+    record = Record.from_state(state)
+    again = Record.from_json(json.loads(record.dumps())).replay()
+    assert again.dump() == state.dump()
+
+
+@given(games(), st.integers(0, 2**32))
+def test_resample_keeps_what_the_seat_knows_and_redeals_the_rest(
+    case: tuple[ThirtyTwo, int, float], sample_seed: int
+) -> None:
+    game, seed, knock_chance = case
+    state = game.new_state(seed)
+    rng = Rng(seed ^ 0x5A5A)
+    for step in range(250):
+        if state.is_terminal():
+            break
+        if step % 3 == 0:
+            for seat in range(game.players):
+                twin = state.resample(seat, Rng(sample_seed + step))
+                assert twin.observation(seat) == state.observation(seat)
+                assert twin.hands[seat] == state.hands[seat]
+                cards = [c for h in twin.hands for c in h] + twin.pile + twin.stock.contents()
+                assert sorted(cards) == list(range(125))
+                for other in range(game.players):  # known cards stay where everyone saw them
+                    known = [c for c in state.hands[other] if c in state.public]
+                    assert all(c in twin.hands[other] for c in known)
+                # the resampled future is playable
+                for _ in range(6):
+                    if twin.is_terminal():
+                        break
+                    twin.apply(choose(twin, rng.clone(), knock_chance))
+        state.apply(choose(state, rng, knock_chance))
+
+
+def test_resample_respects_reshuffles() -> None:
+    """A card face up at a reshuffle cannot be in a hand slot filled before it."""
+    state = ThirtyTwo(3, counters=50).new_state(seed=11)
+    rng = Rng(3)
+    while state.epoch == 0:  # draw and throw the drawn card until the stock is rebuilt
+        seat = state.current_seat()
+        state.apply(("draw",))
+        state.apply(("discard", state.hands[seat][-1], False))
+    old = {
+        seat: [c for c in state.hands[seat] if state.drawn_epoch.get(c, 0) == 0]
+        for seat in range(3)
+    }
+    reshuffled = state.reshuffled[0]
+    for k in range(200):
+        seat = k % 3
+        twin = state.resample(seat, rng)
+        for other in range(3):
+            if other == seat:
+                continue
+            slots_before = [i for i, c in enumerate(state.hands[other]) if c in old[other]]
+            assert not {twin.hands[other][i] for i in slots_before} & reshuffled
+
+
+def test_many_complete_random_games_conserve_cards_and_counters() -> None:
+    for seed in range(300):
+        game = ThirtyTwo(3 + seed % 4, end="open" if seed % 5 == 0 else "first_elimination")
+        state = game.new_state(seed)
+        rng = Rng(seed)
+        total = sum(state.counters)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply(legal[rng.below(len(legal))], events=False)
+            assert sum(state.counters) == total
+        results = state.results()
+        assert results is not None
+        assert sorted(s for group in results.ranking for s in group) == list(range(game.players))
+        assert abs(sum(results.returns()) - 1.0) < 1e-9
