@@ -5,9 +5,10 @@
   of the best hand that card would give.  We take when the face-up card is
   clearly better (taking shows the table a card of our hand).
 - **Knock.**  We estimate how likely one opponent is to tie or beat our score:
-  random hands built from the cards we have not seen (plus the cards we know
-  they took from the discard pile), improved by as many greedy draws as they
-  have had turns this hand, plus the one more turn a knock gives them.  With
+  a random hand improved by as many greedy draws as they have had turns this
+  hand, plus the one more turn a knock gives them (a table built once per
+  scoring mode); for an opponent holding cards they took from the discard pile,
+  random hands built around those cards from the cards we have not seen.  With
   ``n`` opponents each beating us with chance ``q``, a knock wins
   ``(1-q)^n`` of the time and collects from everyone, else pays each who
   beats us.  We knock when that is worth more than a margin that grows with the
@@ -25,20 +26,63 @@ from functools import lru_cache
 from typing import Any
 
 from tripletopper.bots.base import Bot, SeatView
-from tripletopper.cards.triple_topper import TRIPLE_TOPPER, WILDS
-from tripletopper.engine import Action, Game
+from tripletopper.cards.triple_topper import COLOR, SHAPE, TRIPLE_TOPPER, WILDS
+from tripletopper.engine import Action, Game, Rng
 from tripletopper.games.thirty_two import THIRTY_TWO, score3
+from tripletopper.games.thirty_two.scoring import C5, C25, NVALUE, S5, S25, WILD_POINTS
 
 _parse = TRIPLE_TOPPER.parse
 ALL_CARDS = range(125)
+MAX_DRAWS = 16
+STRENGTH_SAMPLES = 2500
 WILD_PENALTY = 0.2
 """Points a wild variable is worth less than nothing, all else equal (payments)."""
+
+
+@lru_cache(maxsize=4)
+def strength_table(wilds: bool, cap: bool) -> tuple[tuple[float, ...], ...]:
+    """``table[t][s]``: the chance that a greedy player's hand scores ``s`` or more after
+    ``t`` draws (it keeps the best three each time).  Built once per scoring mode from a
+    fixed seed, so bots stay deterministic."""
+    rng = Rng(20261121)
+    counts = [[0] * 37 for _ in range(MAX_DRAWS + 1)]
+    for _ in range(STRENGTH_SAMPLES):
+        cards = rng.sample(ALL_CARDS, 3 + MAX_DRAWS)
+        hand = cards[:3]
+        best = score3(hand[0], hand[1], hand[2], wilds, cap)
+        counts[0][best] += 1
+        for t in range(1, MAX_DRAWS + 1):
+            extra = cards[2 + t]
+            a, b, c = hand
+            for keep in ((a, b, extra), (a, c, extra), (b, c, extra)):
+                points = score3(keep[0], keep[1], keep[2], wilds, cap)
+                if points > best:
+                    hand, best = list(keep), points
+            counts[t][best] += 1
+    table = []
+    for row in counts:
+        survival, running = [0.0] * 37, 0
+        for points in range(36, -1, -1):
+            running += row[points]
+            survival[points] = running / STRENGTH_SAMPLES
+        table.append(tuple(survival))
+    return tuple(table)
 
 
 @lru_cache(maxsize=32768)
 def pair_scores(a: int, b: int, wilds: bool, cap: bool) -> tuple[int, ...]:
     """The score of ``{a, b, u}`` for every card ``u`` (0 where ``u`` is ``a`` or ``b``)."""
-    return tuple(0 if u in (a, b) else score3(a, b, u, wilds, cap) for u in ALL_CARDS)
+    if not wilds:
+        return tuple(0 if u in (a, b) else score3(a, b, u, False, cap) for u in ALL_CARDS)
+    # Scores split by variable: the pair fixes two thirds of each lookup key.
+    ck, sk, numbers = C25[a] + C5[b], S25[a] + S5[b], NVALUE[a] + NVALUE[b]
+    top = THIRTY_TWO if cap else 99
+    scores = [
+        min(top, WILD_POINTS[ck + COLOR[u]] + WILD_POINTS[sk + SHAPE[u]] + numbers + NVALUE[u])
+        for u in ALL_CARDS
+    ]
+    scores[a] = scores[b] = 0
+    return tuple(scores)
 
 
 class ThirtyTwoHeuristic(Bot):
@@ -46,7 +90,7 @@ class ThirtyTwoHeuristic(Bot):
     description = "weighs the face-up card against a stock draw, knocks on a table-aware estimate"
 
     def __init__(
-        self, game: Game, seat: int, seed: int = 0, *, samples: int = 48, margin: float = 0.5,
+        self, game: Game, seat: int, seed: int = 0, *, samples: int = 24, margin: float = 0.5,
         holdout_wilds: int = 4,
     ) -> None:  # fmt: skip
         super().__init__(game, seat, seed)
@@ -148,8 +192,13 @@ class ThirtyTwoHeuristic(Bot):
         win_gain = 0.0
         p_all_below = 1.0
         lose_cost = 0.0
+        table = strength_table(self.wilds, self.cap)
         for opp in opponents:
-            q = self._p_beats(score, unseen, [_parse(c) for c in obs["known"][opp]], turns_each)
+            known_cards = [_parse(c) for c in obs["known"][opp]]
+            if known_cards:  # what they took from the pile tells us more than the table
+                q = self._p_beats(score, unseen, known_cards, turns_each)
+            else:
+                q = table[min(turns_each + 1, MAX_DRAWS)][min(score, 36)]
             p_all_below *= 1 - q
             win_gain += min(3, counters[opp])
             lose_cost += q * 3
@@ -173,12 +222,13 @@ class ThirtyTwoHeuristic(Bot):
 
     def _improve(self, hand: list[int], card: int) -> list[int]:
         """The best three of a hand and one more card (a greedy opponent's turn)."""
-        best, best_score = hand, self.score(hand)
-        for pair in _pairs(hand):
-            candidate = [*pair, card]
-            points = self.score(candidate)
+        a, b, c = hand
+        wilds, cap = self.wilds, self.cap
+        best, best_score = hand, score3(a, b, c, wilds, cap)
+        for keep in ((a, b, card), (a, c, card), (b, c, card)):
+            points = score3(keep[0], keep[1], keep[2], wilds, cap)
             if points > best_score:
-                best, best_score = candidate, points
+                best, best_score = list(keep), points
         return best
 
 
