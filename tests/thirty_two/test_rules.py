@@ -9,6 +9,20 @@ from tripletopper.games.thirty_two import ThirtyTwo
 from .helpers import deck_order, hand, play, stacked
 
 
+def example_deal(**options):
+    """The original rules' example: the knocker (seat 0, 31 points) holds one black,
+    seat 1 a black and a blob (14 points), seat 2 no wild (4 points); both others
+    will draw and throw back YS1 and GS1 on their last turn."""
+    return stacked(
+        3, dealer=2,
+        hands={0: "KC4 RC4 RC3", 1: "KH1 YB1 GT2", 2: "YC1 GH2 BT1"},
+        face_up="RS2", stock="YS1 GS1", **options,
+    )  # fmt: skip
+
+
+LAST_ROUND = ("knock", "draw", "discard YS1", "draw", "discard GS1")
+
+
 def settlement(events):
     return next(e for e in events if e["type"] == "hand_over")
 
@@ -136,13 +150,9 @@ def test_stock_runs_out_and_discards_but_the_top_become_the_new_stock():
 
 
 def test_the_texts_example_knocker_wins_and_a_black_and_blob_pays_four():
-    state = stacked(
-        3, dealer=2,
-        hands={0: "KC4 RC4 RC3", 1: "KH1 YB1 GT2", 2: "YC1 GH2 BT1"},
-        face_up="RS2", stock="YS1 GS1",
-    )  # fmt: skip
+    state = example_deal()
     assert state.game.score(state.hands[0]) == 31
-    events = play(state, "knock", "draw", "discard YS1", "draw", "discard GS1")
+    events = play(state, *LAST_ROUND)
     done = settlement(events)
     assert done["knocker_won"] is True
     assert done["payments"] == [
@@ -239,12 +249,8 @@ def test_payments_in_full_need_no_cut():
 
 
 def test_an_opponent_who_cannot_pay_the_knocker_pays_what_he_has():
-    state = stacked(
-        3, dealer=2, counters=2,
-        hands={0: "KC4 RC4 RC3", 1: "KH1 YB1 GT2", 2: "YC1 GH2 BT1"},
-        face_up="RS2", stock="YS1 GS1",
-    )  # fmt: skip
-    done = settlement(play(state, "knock", "draw", "discard YS1", "draw", "discard GS1"))
+    state = example_deal(counters=2)
+    done = settlement(play(state, *LAST_ROUND))
     assert done["payments"] == [
         {"from": 1, "to": 0, "due": 4, "paid": 2},
         {"from": 2, "to": 0, "due": 3, "paid": 2},
@@ -354,11 +360,7 @@ def test_no_wilds_pays_flat_three_and_six():
 
 
 def test_mucked_hands_reach_only_their_own_seat():
-    state = stacked(
-        3, dealer=2,
-        hands={0: "KC4 RC4 RC3", 1: "KH1 YB1 GT2", 2: "YC1 GH2 BT1"},
-        face_up="RS2", stock="YS1 GS1",
-    )  # fmt: skip
+    state = example_deal()
     play(state, "knock", "draw", "discard YS1", "draw")
     events = state.apply_text("discard GS1")
     over = next(e for e in events if e.type == "hand_over")
@@ -405,12 +407,8 @@ def test_tied_leaders_and_an_owed_player_who_could_reach_them_play_on():
 
 
 def test_open_end_players_who_run_out_sit_out_until_one_holds_every_counter():
-    state = stacked(
-        3, dealer=2, counters=2, end="open",
-        hands={0: "KC4 RC4 RC3", 1: "KH1 YB1 GT2", 2: "YC1 GH2 BT1"},
-        face_up="RS2", stock="YS1 GS1",
-    )  # fmt: skip
-    play(state, "knock", "draw", "discard YS1", "draw", "discard GS1")
+    state = example_deal(counters=2, end="open")
+    play(state, *LAST_ROUND)
     assert state.counters == [6, 0, 0]
     assert state.is_terminal()  # one player holds every counter
     assert state.results().winners == (0,)
@@ -452,12 +450,8 @@ def test_close_is_only_for_open_tables():
 
 
 def test_first_elimination_ends_the_game_after_that_hand():
-    state = stacked(
-        3, dealer=2, counters=3,
-        hands={0: "KC4 RC4 RC3", 1: "KH1 YB1 GT2", 2: "YC1 GH2 BT1"},
-        face_up="RS2", stock="YS1 GS1",
-    )  # fmt: skip
-    play(state, "knock", "draw", "discard YS1", "draw", "discard GS1")
+    state = example_deal(counters=3)
+    play(state, *LAST_ROUND)
     assert state.counters == [9, 0, 0]
     assert state.is_terminal() and state.results().winners == (0,)
     assert state.to_act() == ()
