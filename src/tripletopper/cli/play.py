@@ -8,6 +8,9 @@ a real table.
 from __future__ import annotations
 
 import random
+import select
+import sys
+import time
 from collections.abc import Sequence
 
 import click
@@ -27,7 +30,7 @@ from tripletopper.cli.common import (
     split_bots,
 )
 from tripletopper.cli.views import view_for
-from tripletopper.engine import Action, Event, Game, Results, State, derive_seed
+from tripletopper.engine import TABLE, Action, Event, Game, Results, State, derive_seed
 from tripletopper.errors import TripleTopperError
 from tripletopper.record import Record
 from tripletopper.runner import choose_next
@@ -104,17 +107,45 @@ class TerminalTable:
         console.print(Text(HELP_TEXT, style="dim"))
         state = self.state
         while not state.is_terminal():
-            if self.seat in state.to_act():
+            seats = state.to_act()
+            if self.seat not in seats:
+                self.bot_turn()
+            elif len(seats) == 1:
                 self.human_turn()
             else:
-                self.bot_turn()
+                self.race()
         self.show_results(state.results())
 
     def bot_turn(self) -> None:
         seat, action = choose_next(self.state, self.bots, self.views)
         self.apply(action, seat)
 
-    def human_turn(self) -> None:
+    def race(self) -> None:
+        """Several seats may act, you among them: you have until the quickest bot acts
+        (or the phase's time limit) to act first."""
+        state = self.state
+        quickest: tuple[float, int, Action] | None = None
+        for seat in state.to_act():
+            bot = self.bots[seat]
+            if bot is None:
+                continue
+            action = bot.choose(self.views[seat])
+            if action is not None:
+                delay = bot.reaction_time(self.views[seat])
+                if quickest is None or delay < quickest[0]:
+                    quickest = (delay, seat, action)
+        limit = state.timeout()
+        deadlines = [d for d in (quickest and quickest[0], limit and limit[0]) if d is not None]
+        if self.human_turn(min(deadlines) if deadlines else None):
+            return
+        if quickest is not None and (limit is None or quickest[0] <= limit[0]):
+            self.apply(quickest[2], quickest[1])
+        elif limit is not None:
+            self.console.print("[dim]Time is up.[/dim]")
+            self.apply(limit[1], TABLE)
+
+    def human_turn(self, deadline: float | None = None) -> bool:
+        """Show the table and ask for an action; False if ``deadline`` seconds passed first."""
         state, console = self.state, self.console
         obs = state.observation(self.seat)
         console.print()
@@ -124,19 +155,41 @@ class TerminalTable:
         for number, action in enumerate(legal, 1):
             menu.add_row(f"[bold]{number}[/bold].", self.view.action_label(action, obs))
         console.print(menu)
+        ends = None if deadline is None else time.monotonic() + deadline
         while True:
-            try:
-                answer = console.input("[bold]Your move:[/bold] ").strip()
-            except EOFError:
-                raise Quit from None
-            chosen = self.read_action(answer, legal)
+            prompt = "[bold]Your move:[/bold] "
+            if ends is not None:
+                prompt = f"[bold]Your move[/bold] ({max(0.0, ends - time.monotonic()):.0f} s): "
+            answer = self.ask(prompt, None if ends is None else ends - time.monotonic())
+            if answer is None:
+                return False
+            chosen = self.read_action(answer.strip(), legal)
             if chosen is None:
                 continue
             try:
                 self.apply(chosen, self.seat)
-                return
+                return True
             except TripleTopperError as exc:
                 console.print(f"[red]{exc}[/red]")
+
+    def ask(self, prompt: str, seconds: float | None) -> str | None:
+        """A line from the player; None if ``seconds`` pass first (on a real terminal)."""
+        if seconds is None or not sys.stdin.isatty():
+            try:
+                return self.console.input(prompt)
+            except EOFError:
+                raise Quit from None
+        if seconds <= 0:
+            return None
+        self.console.print(prompt, end="")
+        ready, _, _ = select.select([sys.stdin], [], [], seconds)
+        if not ready:
+            self.console.print()
+            return None
+        line = sys.stdin.readline()
+        if not line:
+            raise Quit
+        return line
 
     def read_action(self, answer: str, legal: list[Action]) -> Action | None:
         console = self.console
