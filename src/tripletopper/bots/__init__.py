@@ -5,15 +5,16 @@ A bot is named by a spec ``name`` or ``name:param=value:param=value``
 written for one game each.
 
 >>> bot_names("thirty-two")
-['heuristic', 'random']
+['easy', 'expert', 'hard', 'heuristic', 'medium', 'random']
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from tripletopper.bots import thirty_two
 from tripletopper.bots.base import Bot, RandomBot, SeatView
-from tripletopper.bots.thirty_two import ThirtyTwoHeuristic
+from tripletopper.bots.levels import LEVELS
 from tripletopper.engine import Game
 from tripletopper.engine.options import Option
 from tripletopper.errors import InvalidOptionError
@@ -22,8 +23,17 @@ ANY_GAME = "*"
 
 BOTS: dict[str, dict[str, type[Bot]]] = {
     "random": {ANY_GAME: RandomBot},
-    "heuristic": {"thirty-two": ThirtyTwoHeuristic},
+    "heuristic": {"thirty-two": thirty_two.ThirtyTwoHeuristic},
 }
+
+LEVELS_BY_GAME: dict[str, dict[str, type[Bot]]] = {
+    "thirty-two": thirty_two.LEVELS,
+}
+"""Each game's difficulty levels (``easy`` ... ``expert``), also playable as bot names."""
+
+for _game, _levels in LEVELS_BY_GAME.items():
+    for _level, _cls in _levels.items():
+        BOTS.setdefault(_level, {})[_game] = _cls
 
 
 def bot_names(game_name: str) -> list[str]:
@@ -95,6 +105,8 @@ def make_bot(spec: str, game: Game, seat: int, seed: int = 0) -> Bot:
 
 __all__ = [
     "BOTS",
+    "LEVELS",
+    "LEVELS_BY_GAME",
     "Bot",
     "BotFactory",
     "RandomBot",

@@ -23,12 +23,15 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from tripletopper.bots.base import Bot, SeatView
+from tripletopper.bots.ismcts import SearchSpec
+from tripletopper.bots.levels import searching, sloppy
 from tripletopper.cards.triple_topper import COLOR, SHAPE, TRIPLE_TOPPER, WILDS
-from tripletopper.engine import Action, Game, Rng
-from tripletopper.games.thirty_two import THIRTY_TWO, score3
+from tripletopper.engine import Action, Game, Rng, State
+from tripletopper.games.thirty_two import THIRTY_TWO, ThirtyTwoState, score3
+from tripletopper.games.thirty_two.rules import OVER, TURN
 from tripletopper.games.thirty_two.scoring import C5, C25, NVALUE, S5, S25, WILD_POINTS
 
 _parse = TRIPLE_TOPPER.parse
@@ -235,3 +238,128 @@ class ThirtyTwoHeuristic(Bot):
 def _pairs(hand: list[int]) -> list[list[int]]:
     a, b, c = hand
     return [[a, b], [a, c], [b, c]]
+
+
+class ThirtyTwoPlayout(Bot):
+    """A fast greedy policy for ISMCTS playouts in *sampled* worlds; never seated at a table.
+
+    It reads the sampled state directly for speed but only what its seat could see
+    there (its own hand and the face-up card): take the face-up card when it
+    improves the hand, else draw; throw the card whose loss keeps the best score;
+    knock from ``knock_at`` points; declare every Thirty-two.
+    """
+
+    name = "thirty-two-playout"
+    knock_at = 26
+
+    def choose(self, view: SeatView) -> Action:
+        state = cast(ThirtyTwoState, view._state)  # a sampled world (see the class docstring)
+        seat = self.seat
+        hand = state.hands[seat]
+        game = state.game
+        wilds, cap = not game.options["no_wilds"], bool(game.options["cap_at_32"])
+        if state.phase == TURN:
+            now = score3(hand[0], hand[1], hand[2], wilds, cap)
+            if now >= THIRTY_TWO:
+                return ("declare",)
+            if state.knocker < 0 and now >= self.knock_at:
+                return ("knock",)
+            top = state.pile[-1]
+            a, b, c = hand
+            best = max(
+                score3(a, b, top, wilds, cap),
+                score3(a, c, top, wilds, cap),
+                score3(b, c, top, wilds, cap),
+            )
+            return ("take",) if best > now else ("draw",)
+        taken = state.taken
+        best_score, throw = -1, hand[0]
+        for i, card in enumerate(hand):
+            if card == taken:
+                continue
+            rest = hand[:i] + hand[i + 1 :]
+            points = score3(rest[0], rest[1], rest[2], wilds, cap)
+            if points > best_score:
+                best_score, throw = points, card
+        return ("discard", throw, best_score >= THIRTY_TWO)
+
+
+def end_of_hand(root: State, current: State) -> bool:
+    """Playouts stop when the hand being played is settled."""
+    return cast(ThirtyTwoState, current).hand_no != cast(ThirtyTwoState, root).hand_no
+
+
+def counters_won(root: State, leaf: State) -> list[float]:
+    """Rewards from counters won or lost since the root, or from the result if the game ended.
+
+    Counters moved in a hand are scaled so one knock's worth (3 per opponent) maps
+    to about a quarter of the [0, 1] range; a finished game gives its real result.
+    """
+    results = leaf.results()
+    if results is not None:
+        return results.returns()
+    players = leaf.game.players
+    scale = 12.0 * max(1, players - 1)
+    before = cast(ThirtyTwoState, root).counters
+    after = cast(ThirtyTwoState, leaf).counters
+    return [min(1.0, max(0.0, 0.5 + (after[s] - before[s]) / scale)) for s in range(players)]
+
+
+def improved_opponents(world: State, seat: int, rng: Rng) -> None:
+    """Opponents have spent their turns improving their hands: give each hidden hand as
+    many greedy swaps with unseen cards as that player has had turns this hand.
+
+    Only cards nobody has seen move (a hidden hand card for an unseen stock card), so
+    the sample stays consistent with what ``seat`` knows.
+    """
+    state = cast(ThirtyTwoState, world)
+    if state.phase == OVER:
+        return
+    game = state.game
+    wilds, cap = not game.options["no_wilds"], bool(game.options["cap_at_32"])
+    seats = state.seats_in
+    turns_each = (state.turns - state.turns_before) // max(1, len(seats))
+    stock = state.stock
+    public = state.public
+    for other in seats:
+        if other == seat or not turns_each:
+            continue
+        hand = state.hands[other]
+        if len(hand) != 3:
+            continue
+        for _ in range(turns_each):
+            if stock.size == 0:
+                return
+            j = rng.below(stock.size)
+            card = stock.cards[j]
+            best, swap = score3(hand[0], hand[1], hand[2], wilds, cap), -1
+            for i in range(3):
+                if hand[i] in public:
+                    continue
+                trial = hand.copy()
+                trial[i] = card
+                points = score3(trial[0], trial[1], trial[2], wilds, cap)
+                if points > best:
+                    best, swap = points, i
+            if swap >= 0:
+                stock.cards[j], hand[swap] = hand[swap], card
+
+
+SEARCH = SearchSpec(
+    evaluate=counters_won,
+    horizon=end_of_hand,
+    playout_bot=ThirtyTwoPlayout,
+    belief=improved_opponents,
+)
+
+LEVELS: dict[str, type[Bot]] = {
+    "easy": sloppy(ThirtyTwoHeuristic, 0.25, "the heuristic, with a wrong move one time in four"),
+    "medium": ThirtyTwoHeuristic,
+    "hard": searching(
+        SEARCH, ThirtyTwoHeuristic, 400, 0.0, "ISMCTS, 400 determinizations per decision"
+    ),
+    "expert": searching(
+        SEARCH, ThirtyTwoHeuristic, 1500, 0.0, "ISMCTS, 1500 determinizations per decision"
+    ),
+}
+"""The difficulty levels of Thirty-Two (see ``docs/bots.md`` for how they compare)."""

@@ -1,4 +1,4 @@
-"""The ``tripletopper`` command: play, simulate, rules, replay, games and bots."""
+"""The ``tripletopper`` command: play, simulate, tournament, rules, replay, games and bots."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from tripletopper.cli.common import rules_page
 from tripletopper.cli.play import play_command
 from tripletopper.cli.replay import replay_command
 from tripletopper.cli.simulate import simulate_command
+from tripletopper.cli.tournament import tournament_command
 from tripletopper.engine import Game
 from tripletopper.errors import TripleTopperError
 from tripletopper.games import GAMES, game_class
@@ -72,6 +73,7 @@ def _game_or_exit(name: str) -> type[Game]:
 cli.add_command(play_command)
 cli.add_command(simulate_command)
 cli.add_command(replay_command)
+cli.add_command(tournament_command)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

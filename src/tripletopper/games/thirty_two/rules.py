@@ -659,7 +659,9 @@ class ThirtyTwoState(State):
         Cards everyone saw go into a hand (taken from the discard pile) stay put.
         A card that was face up in the discard pile when the stock was last
         rebuilt cannot be in a hand slot filled before that rebuild, so slots are
-        filled oldest first from the cards each could hold.
+        filled oldest first from the cards each could hold.  The unseen cards are
+        put in card order before dealing, so with the same ``rng`` every state
+        that looks the same to ``seat`` resamples to the same state.
         """
         twin = self.clone()
         twin.rng = Rng(rng.bits())
@@ -668,32 +670,54 @@ class ThirtyTwoState(State):
         if self.phase == OVER:
             return twin
         public = self.public
-        slots: list[tuple[int, int, int]] = []  # (epoch, seat, index in hand)
-        pool: list[Card] = twin.stock.contents()
+        hands = twin.hands
+        if not self.reshuffled:  # the usual case: every unseen card could be anywhere unseen
+            slots = [
+                (other, i)
+                for other in self.seats_in
+                if other != seat
+                for i, card in enumerate(hands[other])
+                if card not in public
+            ]
+            pool = twin.stock.contents()
+            pool.extend(hands[other][i] for other, i in slots)
+            pool.sort()  # so the sample depends on what the seat knows, not on the true order
+            left = len(pool)
+            for other, i in slots:  # a partial Fisher-Yates: the rest stays as the stock
+                j = rng.below(left)
+                left -= 1
+                pool[j], pool[left] = pool[left], pool[j]
+                hands[other][i] = pool[left]
+            del pool[left:]
+            twin.stock.replace(pool)
+            return twin
+        slots_e: list[tuple[int, int, int]] = []  # (epoch, seat, index in hand)
+        pool = twin.stock.contents()
         for other in self.seats_in:
             if other == seat:
                 continue
             for i, card in enumerate(self.hands[other]):
                 if card not in public:
-                    slots.append((self.drawn_epoch.get(card, 0), other, i))
+                    slots_e.append((self.drawn_epoch.get(card, 0), other, i))
                     pool.append(card)
         entered: dict[Card, int] = {}
         for epoch, cards in enumerate(self.reshuffled, 1):
             for card in cards:
                 entered[card] = epoch
-        pool.sort(key=lambda c: entered.get(c, 0))  # by the epoch each card may be used from
-        slots.sort()
+        # By the epoch each card may be used from, then by card: nothing of the true order.
+        pool.sort(key=lambda c: (entered.get(c, 0), c))
+        slots_e.sort()
         drawn_epoch = {c: e for c, e in self.drawn_epoch.items() if c not in pool}
         eligible: list[Card] = []
         at = 0
-        for epoch, other, i in slots:
+        for epoch, other, i in slots_e:
             while at < len(pool) and entered.get(pool[at], 0) <= epoch:
                 eligible.append(pool[at])
                 at += 1
             j = rng.below(len(eligible))
             eligible[j], eligible[-1] = eligible[-1], eligible[j]
             card = eligible.pop()
-            twin.hands[other][i] = card
+            hands[other][i] = card
             if epoch:
                 drawn_epoch[card] = epoch
         twin.drawn_epoch = drawn_epoch

@@ -1,0 +1,237 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS), for every game.
+
+The bot decides from its own seat's view only.  Each iteration:
+
+1. **Determinize**: ``view.sample(rng)`` deals everything this seat cannot see
+   again at random, consistently with what it has seen, and reseeds chance; a
+   game may then reshape the sample toward a likelier one (its ``belief``: say,
+   opponents who have had turns hold better hands than random ones).
+2. **Select** down one tree of *this seat's* information sets with UCB1, counting
+   for each child how often it was available (legal) when its parent was
+   visited, since different determinizations allow different actions
+   (Cowling, Powley and Whitehouse, 2012).  Every seat's moves live in the same
+   tree; each node keeps the reward of the seat that made its move.
+3. **Expand** one untried action, then **play out** with a fast policy until the
+   game ends or a game-defined horizon (the end of the current hand), and
+   **evaluate** there: a reward in [0, 1] for every seat.
+4. **Back up** each node's reward for the seat that moved into it.
+
+Chance (draws, deals) happens inside ``apply`` from the determinization's own
+reseeded generator, so each iteration meets a different chance outcome.
+Phases where several seats may act at once (races, secret simultaneous
+choices) are not searched: the bot hands them to its fallback bot (the game's
+heuristic), and playouts resolve them the way the runner does.
+
+Deterministic for a seed when the budget is in iterations; a time budget
+stops on the clock (outside the engine) and so may vary run to run.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from tripletopper.bots.base import Bot, RandomBot, SeatView
+from tripletopper.engine import TABLE, Action, Game, Rng, State
+
+Evaluate = Callable[[State, State], list[float]]
+"""``evaluate(root, leaf)``: each seat's reward in [0, 1] at a playout's end.  ``root``
+is a sample of the decision's position: read only public facts from it."""
+Horizon = Callable[[State, State], bool]
+"""``horizon(root, current)``: True when a playout may stop before the game's end."""
+Belief = Callable[[State, int, Rng], None]
+"""``belief(sample, seat, rng)``: reshape a fresh determinization in place toward what
+``seat`` should believe (e.g. opponents who had turns hold better cards than random),
+using only public facts and keeping every card ``seat`` knows where it is."""
+
+
+def game_result(root: State, leaf: State) -> list[float]:
+    """Rewards from the finished game: 1 shared by the winners (see ``Results.returns``)."""
+    results = leaf.results()
+    if results is None:
+        return [1.0 / leaf.game.players] * leaf.game.players
+    return results.returns()
+
+
+@dataclass(frozen=True)
+class SearchSpec:
+    """How to search one game: playouts, where they may stop, and how to score there."""
+
+    evaluate: Evaluate = game_result
+    horizon: Horizon | None = None
+    belief: Belief | None = None
+    playout_bot: type[Bot] = RandomBot
+    exploration: float = 0.3
+
+
+class Node:
+    __slots__ = ("actor", "avail", "children", "reward", "visits")
+
+    def __init__(self, actor: int) -> None:
+        self.actor = actor  # the seat whose move led here
+        self.visits = 0
+        self.avail = 1
+        self.reward = 0.0
+        self.children: dict[Action, Node] = {}
+
+
+@dataclass
+class SearchStats:
+    iterations: int = 0
+    seconds: float = 0.0
+    root_visits: dict[str, int] = field(default_factory=dict)
+
+
+class ISMCTSBot(Bot):
+    """Searches every decision of its seat; hands several-seats phases to ``fallback``."""
+
+    name = "ismcts"
+    description = "information-set Monte Carlo tree search over the seat's own view"
+
+    def __init__(
+        self, game: Game, seat: int, seed: int = 0, *, iterations: int = 1000,
+        seconds: float = 0.0, spec: SearchSpec | None = None, fallback: Bot | None = None,
+        exploration: float | None = None,
+    ) -> None:  # fmt: skip
+        super().__init__(game, seat, seed)
+        self.iterations = iterations
+        self.seconds = seconds
+        self.spec = spec or SearchSpec()
+        self.exploration = self.spec.exploration if exploration is None else exploration
+        self.fallback = fallback or RandomBot(game, seat, seed)
+        self.playout_bots = [
+            self.spec.playout_bot(game, s, seed + 101 + s) for s in range(game.players)
+        ]
+        self.last = SearchStats()
+
+    def reaction_time(self, view: SeatView) -> float:
+        return self.fallback.reaction_time(view)
+
+    def choose(self, view: SeatView) -> Action | None:
+        legal = view.legal_actions()
+        if len(view.to_act()) > 1:
+            return self.fallback.choose(view)
+        if len(legal) == 1:
+            return legal[0]
+        return self.search(view)
+
+    # --- the search --------------------------------------------------------------
+    def search(self, view: SeatView) -> Action:
+        rng = self.rng
+        root = Node(self.seat)
+        spec = self.spec
+        c = self.exploration
+        started = time.perf_counter()
+        deadline = started + self.seconds if self.seconds > 0 else None
+        iterations = 0
+        # Horizons and evaluations compare with where the search started; they read
+        # only public facts (hand number, counters), the same in every sample.
+        origin = view.sample(rng)
+        while True:
+            if deadline is not None:
+                if iterations and time.perf_counter() >= deadline:
+                    break
+            elif iterations >= self.iterations:
+                break
+            iterations += 1
+            world = view.sample(rng)
+            if spec.belief is not None:
+                spec.belief(world, self.seat, rng)
+            node = root
+            path = [root]
+            # Selection and expansion.
+            while not world.is_terminal():
+                seats = world.to_act()
+                if len(seats) != 1:
+                    break
+                actor = seats[0]
+                legal = world.legal_actions(actor)
+                children = node.children
+                untried = []
+                best = None
+                best_value = -1.0
+                for action in legal:
+                    child = children.get(action)
+                    if child is None:
+                        untried.append(action)
+                        continue
+                    child.avail += 1
+                    value = child.reward / child.visits + c * math.sqrt(
+                        math.log(child.avail) / child.visits
+                    )
+                    if value > best_value:
+                        best, best_value = action, value
+                if untried:
+                    action = untried[rng.below(len(untried))]
+                    child = Node(actor)
+                    children[action] = child
+                    world.apply(action, actor, events=False)
+                    path.append(child)
+                    break
+                assert best is not None
+                world.apply(best, actor, events=False)
+                node = children[best]
+                path.append(node)
+            # Playout.
+            rewards = self._playout(origin, world)
+            for visited in path[1:]:
+                visited.visits += 1
+                visited.reward += rewards[visited.actor]
+        legal_now = view.legal_actions()
+        choice = max(
+            (a for a in legal_now if a in root.children),
+            key=lambda a: (root.children[a].visits, root.children[a].reward),
+            default=legal_now[0],
+        )
+        self.last = SearchStats(
+            iterations,
+            time.perf_counter() - started,
+            {self.game.action_to_text(a): n.visits for a, n in root.children.items()},
+        )
+        return choice
+
+    def _playout(self, origin: State, world: State) -> list[float]:
+        spec = self.spec
+        horizon = spec.horizon
+        bots = self.playout_bots
+        views = [SeatView(world, s) for s in range(world.game.players)]
+        while not world.is_terminal():
+            if horizon is not None and horizon(origin, world):
+                break
+            seats = world.to_act()
+            seat = seats[0]
+            action = bots[seat].choose(views[seat]) if len(seats) == 1 else None
+            if action is None:
+                seat, action = _next_in_race(world, bots, views)
+            world.apply(action, seat, events=False)
+        return spec.evaluate(origin, world)
+
+
+def _next_in_race(world: State, bots: list[Bot], views: list[SeatView]) -> tuple[int, Action]:
+    """Several seats may act: the quickest bot that wants to act, else the phase's timeout."""
+    best: tuple[float, int, Action] | None = None
+    for seat in world.to_act():
+        action = bots[seat].choose(views[seat])
+        if action is not None:
+            delay = bots[seat].reaction_time(views[seat])
+            if best is None or delay < best[0]:
+                best = (delay, seat, action)
+    limit = world.timeout()
+    if best is None or (limit is not None and best[0] > limit[0]):
+        if limit is None:  # nobody will act and no clock: let the first seat play anything
+            seat = world.to_act()[0]
+            return seat, world.legal_actions(seat)[0]
+        return TABLE, limit[1]
+    return best[1], best[2]
+
+
+def describe(stats: SearchStats) -> dict[str, Any]:
+    """The last search, for logs and the benchmark."""
+    return {
+        "iterations": stats.iterations,
+        "seconds": round(stats.seconds, 4),
+        "root_visits": stats.root_visits,
+    }

@@ -1,0 +1,73 @@
+"""Difficulty levels a player understands - easy, medium, hard, expert - as concrete bots.
+
+Each game maps the levels to its own bots in its bot module (see
+``LEVELS`` in ``bots/thirty_two.py``); this module gives the building blocks:
+
+- :func:`sloppy` wraps a bot so it makes mistakes now and then (easy levels),
+- :func:`searching` makes an ISMCTS bot with a budget and the game's search spec
+  (hard levels), falling back to the game's heuristic where search does not apply.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tripletopper.bots.base import Bot, SeatView
+from tripletopper.bots.ismcts import ISMCTSBot, SearchSpec
+from tripletopper.engine import Action, Game
+
+LEVELS = ("easy", "medium", "hard", "expert")
+
+
+def sloppy(inner: type[Bot], mistakes: float, description: str) -> type[Bot]:
+    """A bot that plays like ``inner`` but, with chance ``mistakes`` per decision
+    that has a choice, plays another legal move at random instead (override per
+    spec: ``easy:mistakes=0.1``).  Games whose newcomers err in a more telling way
+    (forgetting, in Memo Match) define their easy level differently."""
+
+    class Sloppy(Bot):
+        name = "sloppy"
+
+        def __init__(self, game: Game, seat: int, seed: int = 0, **params: Any) -> None:
+            rate = float(params.pop("mistakes", mistakes))
+            super().__init__(game, seat, seed)
+            self.inner = inner(game, seat, seed, **params)
+            self.mistakes = rate
+
+        def reaction_time(self, view: SeatView) -> float:
+            return self.inner.reaction_time(view) * (1.5 if self.mistakes else 1.0)
+
+        def observe(self, events: list[Any]) -> None:
+            self.inner.observe(events)
+
+        def choose(self, view: SeatView) -> Action | None:
+            best = self.inner.choose(view)
+            legal = view.legal_actions()
+            if best is None or len(legal) < 2 or self.rng.random() >= self.mistakes:
+                return best
+            others = [a for a in legal if a != best]
+            return others[self.rng.below(len(others))]
+
+    Sloppy.wants_events = inner.wants_events
+    Sloppy.description = description
+    return Sloppy
+
+
+def searching(
+    spec: SearchSpec, fallback: type[Bot], iterations: int, seconds: float, description: str
+) -> type[Bot]:
+    """An ISMCTS bot with this budget (override per spec: ``hard:iterations=2000``)."""
+
+    class Searching(ISMCTSBot):
+        def __init__(self, game: Game, seat: int, seed: int = 0, **params: Any) -> None:
+            super().__init__(
+                game, seat, seed,
+                iterations=int(params.pop("iterations", iterations)),
+                seconds=float(params.pop("seconds", seconds)),
+                exploration=params.pop("exploration", None),
+                spec=spec, fallback=fallback(game, seat, seed, **params),
+            )  # fmt: skip
+
+    Searching.description = description
+    Searching.wants_events = fallback.wants_events
+    return Searching

@@ -1,0 +1,77 @@
+"""ISMCTS: legal, deterministic for a seed, sensible, and polite in several-seats phases."""
+
+from __future__ import annotations
+
+from tripletopper.bots import SeatView, make_bot
+from tripletopper.bots.ismcts import ISMCTSBot, SearchSpec
+from tripletopper.bots.thirty_two import SEARCH, ThirtyTwoHeuristic
+from tripletopper.games.thirty_two import ThirtyTwo
+
+from .test_simultaneous import Buzz, Buzzer
+from .thirty_two.helpers import stacked
+
+
+def hard(state, seat, seed=1, iterations=200):
+    return ISMCTSBot(
+        state.game, seat, seed, iterations=iterations, spec=SEARCH,
+        fallback=ThirtyTwoHeuristic(state.game, seat, seed),
+    )  # fmt: skip
+
+
+def test_same_seed_same_search_and_always_legal():
+    game = ThirtyTwo(4)
+    state = game.new_state(seed=5)
+    for _ in range(12):
+        seat = state.current_seat()
+        a = hard(state, seat).choose(SeatView(state, seat))
+        b = hard(state, seat).choose(SeatView(state, seat))
+        assert a == b and a in state.legal_actions()
+        state.apply(a)
+
+
+def test_declares_a_thirty_two_and_knocks_a_strong_hand():
+    others = {1: "YC1 GS2 BT1", 2: "GC1 BS2 RT1"}
+    declare = stacked(3, dealer=2, hands={0: "BS4 BS3 KS?", **others}, face_up="YS1")
+    assert hard(declare, 0).choose(SeatView(declare, 0)) == ("declare",)
+    strong = stacked(3, dealer=2, hands={0: "RC4 RC3 KC2", **others}, face_up="YS1")
+    assert hard(strong, 0).choose(SeatView(strong, 0)) == ("knock",)
+    weak = stacked(3, dealer=2, hands={0: "RC1 YH2 GT3", **others}, face_up="YS1")
+    assert hard(weak, 0).choose(SeatView(weak, 0)) != ("knock",)
+
+
+def test_decisions_depend_only_on_the_seats_view():
+    game = ThirtyTwo(4)
+    state = game.new_state(seed=9)
+    from tripletopper.engine import Rng
+
+    rng = Rng(3)
+    for _ in range(8):
+        seat = state.current_seat()
+        twin = state.resample(seat, rng)
+        a = hard(state, seat, iterations=60).choose(SeatView(state, seat))
+        b = hard(twin, seat, iterations=60).choose(SeatView(twin, seat))
+        assert a == b
+        state.apply(a)
+
+
+def test_a_time_budget_stops_on_the_clock():
+    state = ThirtyTwo(4).new_state(seed=2)
+    bot = ISMCTSBot(state.game, state.current_seat(), 1, seconds=0.05, spec=SEARCH)
+    bot.choose(SeatView(state, state.current_seat()))
+    assert bot.last.iterations >= 1 and bot.last.seconds < 1.0
+
+
+def test_several_seats_phases_go_to_the_fallback_bot():
+    game = Buzzer(2)
+    state = game.new_state()
+    bot = ISMCTSBot(game, 0, 1, spec=SearchSpec(), fallback=Buzz(game, 0, delay=0.25))
+    assert bot.choose(SeatView(state, 0)) == ("buzz",)
+    assert bot.reaction_time(SeatView(state, 0)) == 0.25
+
+
+def test_levels_exist_and_take_budget_parameters():
+    game = ThirtyTwo(4)
+    for level in ("easy", "medium", "hard", "expert"):
+        make_bot(level, game, 0, 1)
+    bot = make_bot("hard:iterations=30", game, 0, 1)
+    assert bot.iterations == 30  # type: ignore[attr-defined]
