@@ -244,13 +244,14 @@ class ThirtyTwoPlayout(Bot):
     """A fast greedy policy for ISMCTS playouts in *sampled* worlds; never seated at a table.
 
     It reads the sampled state directly for speed but only what its seat could see
-    there (its own hand and the face-up card): take the face-up card when it
-    improves the hand, else draw; throw the card whose loss keeps the best score;
-    knock from ``knock_at`` points; declare every Thirty-two.
+    there (its own hand, the face-up card, public counts): take the face-up card
+    when it improves the hand, else draw; throw the card whose loss keeps the best
+    score; knock when the heuristic's table says a knock pays (every opponent below
+    us after one more turn each); declare every Thirty-two.
     """
 
     name = "thirty-two-playout"
-    knock_at = 26
+    margin = 0.5
 
     def choose(self, view: SeatView) -> Action:
         state = cast(ThirtyTwoState, view._state)  # a sampled world (see the class docstring)
@@ -262,8 +263,13 @@ class ThirtyTwoPlayout(Bot):
             now = score3(hand[0], hand[1], hand[2], wilds, cap)
             if now >= THIRTY_TWO:
                 return ("declare",)
-            if state.knocker < 0 and now >= self.knock_at:
-                return ("knock",)
+            if state.knocker < 0 and now >= 18:
+                opponents = len(state.seats_in) - 1
+                turns_each = (state.turns - state.turns_before) // (opponents + 1)
+                q = strength_table(wilds, cap)[min(turns_each + 1, MAX_DRAWS)][min(now, 36)]
+                win = (1 - q) ** opponents
+                if 3 * opponents * (win - q) > self.margin * opponents:
+                    return ("knock",)
             top = state.pile[-1]
             a, b, c = hand
             best = max(
@@ -289,20 +295,40 @@ def end_of_hand(root: State, current: State) -> bool:
     return cast(ThirtyTwoState, current).hand_no != cast(ThirtyTwoState, root).hand_no
 
 
-def counters_won(root: State, leaf: State) -> list[float]:
-    """Rewards from counters won or lost since the root, or from the result if the game ended.
+def standings(root: State, leaf: State) -> list[float]:
+    """Each seat's reward: its finishing place, as the game's result or, before the end,
+    as the counters would rank the table now; plus a little for counters won.
 
-    Counters moved in a hand are scaled so one knock's worth (3 per opponent) maps
-    to about a quarter of the [0, 1] range; a finished game gives its real result.
+    A place is worth ``(players - place) / (players - 1)``: 1 for first, 0 for last,
+    ties shared.  Counters won since the root add a small smooth term so that,
+    within one place, winning more still counts.
     """
-    results = leaf.results()
-    if results is not None:
-        return results.returns()
     players = leaf.game.players
-    scale = 12.0 * max(1, players - 1)
-    before = cast(ThirtyTwoState, root).counters
+    results = leaf.results()
     after = cast(ThirtyTwoState, leaf).counters
-    return [min(1.0, max(0.0, 0.5 + (after[s] - before[s]) / scale)) for s in range(players)]
+    if results is not None:
+        places = [results.rank_of(s) for s in range(players)]
+    else:
+        places = [
+            1 + sum(1 for c in after if c > mine) + (sum(1 for c in after if c == mine) - 1) / 2
+            for mine in after
+        ]
+    before = cast(ThirtyTwoState, root).counters
+    scale = 3.0 * max(1, players - 1)
+    return [
+        0.85 * (players - places[s]) / (players - 1)
+        + 0.15 * (0.5 + 0.5 * max(-1.0, min(1.0, (after[s] - before[s]) / scale)))
+        for s in range(players)
+    ]
+
+
+def turns_taken(state: ThirtyTwoState, seat: int) -> int:
+    """How many turns ``seat`` has had in the current hand (public: who played is seen)."""
+    seats = state.seats_in
+    played = state.turns - state.turns_before
+    position = seats.index(seat) - seats.index(state.nxt[state.dealer])
+    position %= len(seats)
+    return 0 if played <= position else (played - position - 1) // len(seats) + 1
 
 
 def improved_opponents(world: State, seat: int, rng: Rng) -> None:
@@ -317,17 +343,15 @@ def improved_opponents(world: State, seat: int, rng: Rng) -> None:
         return
     game = state.game
     wilds, cap = not game.options["no_wilds"], bool(game.options["cap_at_32"])
-    seats = state.seats_in
-    turns_each = (state.turns - state.turns_before) // max(1, len(seats))
     stock = state.stock
     public = state.public
-    for other in seats:
-        if other == seat or not turns_each:
+    for other in state.seats_in:
+        if other == seat:
             continue
         hand = state.hands[other]
         if len(hand) != 3:
             continue
-        for _ in range(turns_each):
+        for _ in range(turns_taken(state, other)):
             if stock.size == 0:
                 return
             j = rng.below(stock.size)
@@ -346,7 +370,7 @@ def improved_opponents(world: State, seat: int, rng: Rng) -> None:
 
 
 SEARCH = SearchSpec(
-    evaluate=counters_won,
+    evaluate=standings,
     horizon=end_of_hand,
     playout_bot=ThirtyTwoPlayout,
     belief=improved_opponents,
