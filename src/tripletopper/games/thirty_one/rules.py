@@ -52,6 +52,7 @@ from tripletopper.engine import (
 from tripletopper.errors import InvalidOptionError
 from tripletopper.games.thirty_one.narration import describe_event
 from tripletopper.games.thirty_one.scoring import (
+    CARD_VALUE,
     DEAD_31,
     DEALT_31,
     DECLARED_31,
@@ -64,9 +65,9 @@ from tripletopper.games.thirty_one.scoring import (
     organs_lost,
     showdown_losses,
     thirty_one_losses,
-    value3,
     value3_trips,
 )
+from tripletopper.games.thirty_one.scoring import value3 as value3_plain
 
 TAKE: Action = ("take",)
 DRAW: Action = ("draw",)
@@ -140,7 +141,7 @@ class ThirtyOne(Game):
         super().__init__(players, **options)
         self.trips = self.options["three_of_a_kind"] == "30.5"
         self.manual = bool(self.options["manual_31"])
-        self.value3 = value3_trips if self.trips else value3
+        self.value3 = value3_trips if self.trips else value3_plain
 
     def value(self, hand: Sequence[Card]) -> float:
         """A three-card hand's value under this game's options (``hand_value`` for notation)."""
@@ -181,10 +182,10 @@ class ThirtyOne(Game):
 
 class ThirtyOneState(State):
     __slots__ = (
-        "alive", "dealer", "declared", "elim_hand", "hand_no", "hands", "knocker", "knocks",
-        "last", "lives", "nxt", "pending", "phase", "pile", "public", "result", "rng",
-        "seats_in", "stacks", "stock", "stops", "taken", "thirty_ones", "turn", "turns",
-        "turns_before", "voids",
+        "alive", "counts", "dealer", "declared", "elim_hand", "hand_no", "hands", "knocker",
+        "knocks", "last", "lives", "manual", "nxt", "orders", "pending", "phase", "pile",
+        "public", "result", "rng", "seats_in", "stacks", "stock", "stops", "taken",
+        "thirty_ones", "turn", "turns", "turns_before", "voids",
     )  # fmt: skip
 
     game: ThirtyOne
@@ -202,6 +203,11 @@ class ThirtyOneState(State):
         self.seats_in = list(range(players))
         self.alive = [True] * players
         self.nxt = [(seat + 1) % players for seat in range(players)]
+        self.orders: dict[int, list[int]] = {}
+        """Deal orders by dealer (cached until someone is eliminated)."""
+        self.manual = game.manual
+        self.counts = [0.0] * players
+        """What each hand counted at the last showdown (scratch space)."""
         self.hands: list[list[Card]] = [[] for _ in range(players)]
         self.stock = Stock()
         self.pile: list[Card] = []
@@ -248,7 +254,12 @@ class ThirtyOneState(State):
                 return _TURN_OPEN if self.knocker < 0 else _TURN_KNOCKED
             return _TURN_EMPTY
         if phase == DISCARD_PHASE:
-            return self._discards(seat) if seat == self.turn else []
+            if seat != self.turn:
+                return []
+            if self.manual:
+                return self._discards(seat)
+            taken = self.taken
+            return [DISCARD[card] for card in self.hands[seat] if card != taken]
         if phase == CHECK and seat in self.pending:
             return self._legal_actions(seat)
         return []
@@ -262,7 +273,7 @@ class ThirtyOneState(State):
         if phase == DISCARD_PHASE:
             return self._discards(seat)
         hand = self.hands[seat]
-        if not self.game.manual:
+        if not self.manual:
             return _CHECK_DECLARE
         return _CHECK_ANY if is_31(hand[0], hand[1], hand[2]) else _CHECK_PLAY
 
@@ -270,7 +281,7 @@ class ThirtyOneState(State):
         hand = self.hands[seat]
         taken = self.taken
         acts = [DISCARD[card] for card in hand if card != taken]
-        if self.game.manual:
+        if self.manual:
             # Keeping the fourth card (the one just drawn or taken) makes a new hand;
             # throwing it back keeps the old one, whose 31 (if any) was not declared.
             a, b, c, d = hand
@@ -291,10 +302,22 @@ class ThirtyOneState(State):
                 self.public.discard(card)
             if events is not None:
                 events.append(Event("discarded", {"seat": seat, "card": _fmt[card]}))
-            if action[2] or (not self.game.manual and is_31(hand[0], hand[1], hand[2])):
+            a, b, c = hand
+            if action[2] or (
+                CARD_VALUE[a] + CARD_VALUE[b] + CARD_VALUE[c] == THIRTY_ONE
+                and a & 3 == b & 3 == c & 3
+                and not self.manual
+            ):  # a 31, declared automatically without manual_31
                 self._declared_31([seat], False, events)
+                return
+            # The end of a turn (inlined: it is the hottest path).
+            nxt = self.nxt[seat]
+            self.turns += 1
+            if nxt == self.knocker:
+                self._showdown("knock", -1, events)
             else:
-                self._end_turn(events)
+                self.turn = nxt
+                self.phase = TURN
         elif kind == "draw":
             card = self.stock.draw(self.rng)
             self.hands[seat].append(card)
@@ -391,29 +414,36 @@ class ThirtyOneState(State):
     # --- the flow of a hand ---------------------------------------------------------
     def _start_hand(self, events: list[Event] | None, same_dealer: bool = False) -> None:
         players = self.game.players
-        alive = self.alive
         if not same_dealer:
+            alive = self.alive
             dealer = (self.dealer + 1) % players
             while not alive[dealer]:
                 dealer = (dealer + 1) % players
             self.dealer = dealer
         self.hand_no += 1
-        self.stock.gather(FULL_DECK, self.stacks.pop(0) if self.stacks else None)
+        stock = self.stock
+        stock.gather(FULL_DECK, self.stacks.pop(0) if self.stacks else None)
         hands: list[list[Card]] = [[] for _ in range(players)]
-        order = self._order_from(self.dealer, include=True)
-        self.stock.deal(self.rng, [hands[seat] for seat in order], 3)
+        order = self._deal_order()
+        stock.deal(self.rng, [hands[seat] for seat in order], 3)
         self.hands = hands
-        self.pile = [self.stock.draw(self.rng)]
+        self.pile = [stock.draw(self.rng)]
         if self.public:
             self.public.clear()
         self.turn = order[0]
         self.turns_before = self.turns
         self.taken = -1
         self.knocker = -1
-        self.declared = []
+        if self.declared:
+            self.declared = []
         self.phase = TURN
-        dealt_31 = [s for s in order if is_31(hands[s][0], hands[s][1], hands[s][2])]
-        if self.game.manual:
+        value = CARD_VALUE
+        dealt_31 = [
+            s for s in order
+            if value[hands[s][0]] + value[hands[s][1]] + value[hands[s][2]] == THIRTY_ONE
+            and is_31(hands[s][0], hands[s][1], hands[s][2])
+        ]  # fmt: skip
+        if self.manual:
             self.phase = CHECK
             self.pending = order.copy()
         elif dealt_31:
@@ -428,23 +458,10 @@ class ThirtyOneState(State):
                 "seats": self.seats_in.copy(),
                 "face_up": _fmt[self.pile[0]],
             }
-            if dealt_31 and not self.game.manual:
+            if dealt_31 and not self.manual:
                 data["dealt_31"] = [{"seat": s, "cards": _cards(hands[s])} for s in dealt_31]
             secret = {seat: {"cards": _cards(hands[seat])} for seat in order}
             events.append(Event("hand_started", data, secret))
-
-    def _order_from(self, seat: int, include: bool = False) -> list[int]:
-        """The seats in the game from ``seat``'s left round the table (``seat`` last if
-        ``include``)."""
-        order = []
-        nxt = self.nxt
-        other = nxt[seat]
-        while other != seat:
-            order.append(other)
-            other = nxt[other]
-        if include:
-            order.append(seat)
-        return order
 
     def _end_turn(self, events: list[Event] | None) -> None:
         nxt = self.nxt[self.turn]
@@ -455,66 +472,91 @@ class ThirtyOneState(State):
             self.turn = nxt
             self.phase = TURN
 
+    def _deal_order(self) -> list[int]:
+        """The seats in the game from the dealer's left round the table, the dealer last."""
+        order = self.orders.get(self.dealer)
+        if order is None:
+            dealer = self.dealer
+            nxt = self.nxt
+            order = []
+            seat = nxt[dealer]
+            while seat != dealer:
+                order.append(seat)
+                seat = nxt[seat]
+            order.append(dealer)
+            self.orders[dealer] = order
+        return order
+
     def _showdown(self, ended_by: str, stopper: int, events: list[Event] | None) -> None:
-        """Every hand is shown; the lowest loses (with the knocker's rules if one knocked)."""
-        order = self._order_from(self.dealer, include=True)
-        value = self.game.value
+        """Every hand is shown; the lowest loses (with the knocker's rules if one knocked).
+
+        An undeclared 31 counts 30 (with ``manual_31``; otherwise no 31 survives to
+        a showdown, as it is declared the moment it is made).
+        """
+        order = self._deal_order()
+        value3 = self.game.value3
         hands = self.hands
-        values = [0.0] * self.game.players
-        counts = [0.0] * self.game.players
+        counts = self.counts
+        low = 99.0
         for seat in order:
-            values[seat] = points = value(hands[seat])
-            counts[seat] = DEAD_31 if points == THIRTY_ONE else points  # never declared
-        losses, saved = showdown_losses(order, counts, self.knocker)
-        shown = [(s, hands[s].copy(), values[s], counts[s]) for s in order]
-        self._settle(ended_by, stopper, [], shown, losses, saved, events)
+            hand = hands[seat]
+            points = value3(hand[0], hand[1], hand[2])
+            if points == THIRTY_ONE:
+                points = DEAD_31
+            counts[seat] = points
+            if points < low:
+                low = points
+        losses, saved = showdown_losses(order, counts, self.knocker, low)
+        self._settle(ended_by, stopper, [], order, losses, saved, events)
 
     def _declared_31(self, seats: list[int], dealt: bool, events: list[Event] | None) -> None:
         """31 was declared (or dealt): everyone else loses one life."""
         self.thirty_ones += 1
-        hands = self.hands
         if events is not None and not dealt:
             seat = seats[0]
-            events.append(
-                Event("declared", {"seat": seat, "cards": _cards(hands[seat]), "dealt": False})
-            )
-        order = self._order_from(self.dealer, include=True)
+            data = {"seat": seat, "cards": _cards(self.hands[seat]), "dealt": False}
+            events.append(Event("declared", data))
+        order = self._deal_order()
         losses = thirty_one_losses(order, seats, DEALT_31 if dealt else DECLARED_31)
-        shown: list[tuple[int, list[Card], float, float]] = [
-            (s, hands[s].copy(), THIRTY_ONE, THIRTY_ONE) for s in seats
-        ]
-        self._settle("dealt_31" if dealt else "31", -1, seats, shown, losses, [], events)
+        self._settle("dealt_31" if dealt else "31", -1, seats, seats, losses, [], events)
 
     def _settle(
-        self, ended_by: str, stopper: int, declarers: list[int],
-        shown: list[tuple[int, list[Card], float, float]], losses: list[tuple[int, int, str]],
-        saved: list[int], events: list[Event] | None,
+        self, ended_by: str, stopper: int, declarers: list[int], shown: list[int],
+        losses: list[tuple[int, int, str]], saved: list[int], events: list[Event] | None,
     ) -> None:  # fmt: skip
-        lives = self.lives
-        after = lives.copy()
+        before = self.lives
+        after = before.copy()
+        gone = False
         for seat, lost, _reason in losses:
-            after[seat] = max(0, after[seat] - lost)
-        void = all(after[s] == 0 for s in self.seats_in)
-        eliminated = [] if void else [s for s in self.seats_in if after[s] == 0]
-        entries = [(s, n, reason, lives[s], after[s]) for s, n, reason in losses]
-        if void:
-            self.voids += 1
-        else:
-            self.lives = after
-        self.last = Settlement(
-            self.hand_no, ended_by, self.knocker, stopper, declarers, shown, entries, saved,
-            void, self.lives.copy(), eliminated,
+            left = after[seat] - lost
+            if left > 0:
+                after[seat] = left
+            else:
+                after[seat] = 0
+                gone = True
+        void = False
+        if gone:
+            void = not any(after[s] for s in self.seats_in)
+            if void:
+                self.voids += 1
+                after = before
+        self.lives = after
+        self.last = last = Settlement(
+            self.hand_no, ended_by, self.knocker, stopper, declarers, shown, self.hands,
+            losses, saved, void, before, after, self.game.trips,
         )  # fmt: skip
         if events is not None:
-            events.append(Event("hand_over", self.last.to_json()))
-        if eliminated:
-            for seat in eliminated:
-                self.alive[seat] = False
-                self.elim_hand[seat] = self.hand_no
-            self.seats_in = [s for s in self.seats_in if self.alive[s]]
-            seats = self.seats_in
+            events.append(Event("hand_over", last.to_json()))
+        if gone and not void:
+            alive = self.alive
+            for seat in self.seats_in:
+                if not after[seat]:
+                    alive[seat] = False
+                    self.elim_hand[seat] = self.hand_no
+            self.seats_in = seats = [s for s in self.seats_in if alive[s]]
             for i, seat in enumerate(seats):
                 self.nxt[seat] = seats[(i + 1) % len(seats)]
+            self.orders = {}
             if len(seats) == 1:
                 self._end_game(events)
                 return
@@ -626,6 +668,9 @@ class ThirtyOneState(State):
         twin.seats_in = self.seats_in.copy()
         twin.alive = self.alive.copy()
         twin.nxt = self.nxt.copy()
+        twin.orders = self.orders.copy()  # the lists are never changed, only replaced
+        twin.manual = self.manual
+        twin.counts = self.counts.copy()
         twin.hands = [h.copy() for h in self.hands]
         twin.stock = self.stock.clone()
         twin.pile = self.pile.copy()
@@ -687,11 +732,10 @@ class ThirtyOneState(State):
 class Settlement(NamedTuple):
     """How a hand ended and who lost what; kept raw, turned into JSON when shown.
 
-    ``shown`` holds ``(seat, cards, value, counts)`` of the hands laid open (all
-    of them at a showdown, the declarers' after a 31); ``counts`` is what the hand
-    counted (an undeclared 31 counts 30).  ``losses`` holds ``(seat, lives the
-    rules take, reason, lives before, lives after)``: with ``void`` nothing was
-    taken.
+    ``shown`` lists the seats whose hands were laid open (everyone at a showdown,
+    the declarers after a 31), ``hands`` the hands as they ended.  ``losses`` holds
+    ``(seat, lives the rules take, reason)``; ``before`` and ``after`` are everyone's
+    lives (equal when the hand was ``void``).
     """
 
     hand: int
@@ -699,12 +743,14 @@ class Settlement(NamedTuple):
     knocker: int
     stopper: int
     declarers: list[int]
-    shown: list[tuple[int, list[Card], float, float]]
-    losses: list[tuple[int, int, str, int, int]]
+    shown: list[int]
+    hands: list[list[Card]]
+    losses: list[tuple[int, int, str]]
     saved: list[int]
     void: bool
-    lives: list[int]
-    eliminated: list[int]
+    before: list[int]
+    after: list[int]
+    trips: bool
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -716,25 +762,37 @@ class Settlement(NamedTuple):
             out["stopper"] = self.stopper
         if self.declarers:
             out["declarers"] = list(self.declarers)
-        out["shown"] = [
-            {"seat": s, "cards": _cards(cards), "value": value, "counts": counts}
-            for s, cards, value, counts in self.shown
-        ]
-        if self.ended_by in ("knock", "stop"):
-            out["lowest"] = min(counts for _s, _c, _v, counts in self.shown)
+        value3 = value3_trips if self.trips else value3_plain
+        showdown = self.ended_by in ("knock", "stop")
+        shown = []
+        lowest = 99.0
+        for seat in self.shown:
+            hand = self.hands[seat]
+            value = value3(hand[0], hand[1], hand[2])
+            counts = DEAD_31 if showdown and value == THIRTY_ONE else value
+            lowest = min(lowest, counts)
+            shown.append({"seat": seat, "cards": _cards(hand), "value": value, "counts": counts})
+        out["shown"] = shown
+        if showdown:
+            out["lowest"] = lowest
+        before, after = self.before, self.after
+        if self.void:  # what the hand would have done
+            after = before.copy()
+            for seat, lost, _reason in self.losses:
+                after[seat] = max(0, after[seat] - lost)
         out["losses"] = [
             {
                 "seat": s,
                 "lives": n,
                 "reason": reason,
-                "organs": organs_lost(before, after),
-                "circling_the_drain": after == 1,
-                "out": after == 0,
+                "organs": organs_lost(before[s], after[s]),
+                "circling_the_drain": after[s] == 1,
+                "out": after[s] == 0,
             }
-            for s, n, reason, before, after in self.losses
+            for s, n, reason in self.losses
         ]
         out["saved"] = list(self.saved)
         out["void"] = self.void
-        out["lives"] = list(self.lives)
-        out["eliminated"] = list(self.eliminated)
+        out["lives"] = list(self.after)
+        out["eliminated"] = [s for s, _n, _r in self.losses if not self.void and self.after[s] == 0]
         return out

@@ -119,7 +119,7 @@ REASONS = (LOWEST, TIED_LOWEST, TIED_WITH_KNOCKER, KNOCKER_LOWEST, DECLARED_31, 
 
 
 def showdown_losses(
-    order: Sequence[int], values: Sequence[float], knocker: int
+    order: Sequence[int], values: Sequence[float], knocker: int, low: float | None = None
 ) -> tuple[list[tuple[int, int, str]], list[int]]:
     """Who loses how many lives when hands are compared, and which knocker is saved.
 
@@ -135,7 +135,8 @@ def showdown_losses(
     >>> showdown_losses([0, 1, 2], [11, 20, 12], knocker=0)
     ([(0, 2, 'knocker_lowest')], [])
     """
-    low = min(values[s] for s in order)
+    if low is None:
+        low = min(values[s] for s in order)
     lowest = [s for s in order if values[s] == low]
     if knocker in lowest:
         if len(lowest) == 1:
@@ -155,7 +156,3 @@ def thirty_one_losses(
 def format_value(value: float) -> str:
     """``31``, ``30.5``: values as people write them."""
     return f"{value:g}"
-
-
-def _cards(cards: Iterable[Card]) -> list[str]:
-    return STANDARD.format_many(cards)
