@@ -69,7 +69,7 @@ def _join(items: Sequence[str]) -> str:
 
 
 def _possessive(name: str) -> str:
-    return "your" if name == YOU else f"{name}'s"
+    return "your" if name == YOU else "the"
 
 
 def _reason(loss: Mapping[str, Any], event: Mapping[str, Any], names: Sequence[str]) -> str:
