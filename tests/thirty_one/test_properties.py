@@ -52,7 +52,9 @@ def hidden_from(state: ThirtyOneState, seat: int | None) -> set[str]:
     return hidden
 
 
-def check_invariants(state: ThirtyOneState, lives_before: list[int]) -> None:
+def check_invariants(
+    state: ThirtyOneState, lives_before: list[int], viewers: list[int | None]
+) -> None:
     players = state.game.players
     assert all(
         0 <= after <= before for after, before in zip(state.lives, lives_before, strict=True)
@@ -67,7 +69,7 @@ def check_invariants(state: ThirtyOneState, lives_before: list[int]) -> None:
         assert len(state.seats_in) >= 2
     else:
         assert len(state.seats_in) == 1
-    for seat in [None, *range(players)]:
+    for seat in viewers:
         obs = state.public_observation() if seat is None else state.observation(seat)
         current = {k: v for k, v in obs.items() if k != "last_hand"}
         leaked = strings(current) & hidden_from(state, seat)
@@ -165,7 +167,12 @@ def test_random_games_keep_every_invariant(case: tuple[ThirtyOne, int, float]) -
     rng = Rng(seed + 1)
     lives = state.lives.copy()
     for step in range(300):
-        check_invariants(state, lives)
+        # Every view now and then; in between the spectator's, the actor's and one more.
+        players = game.players
+        viewers: list[int | None] = [None, *range(players)]
+        if step % 10 and not state.is_terminal():
+            viewers = [None, state.to_act()[0], rng.clone().below(players)]
+        check_invariants(state, lives, viewers)
         lives = state.lives.copy()
         if state.is_terminal():
             break

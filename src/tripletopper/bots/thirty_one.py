@@ -121,12 +121,12 @@ class ThirtyOneHeuristic(Bot):
         take_value = self.best_with(hand, pile[-1]) if pile else -1.0
         if DRAW not in legal:  # the stock is empty: take only what improves the hand
             return TAKE if take_value > now else STOP
+        if take_value >= 31:
+            return TAKE
         if KNOCK in legal and self._should_knock(obs, now, unseen):
             return KNOCK
         draw_value = self.draw_value(hand, now, unseen)
-        if take_value >= 31 or take_value > draw_value + self.margin:
-            return TAKE
-        return DRAW
+        return TAKE if take_value > draw_value + self.margin else DRAW
 
     def draw_value(self, hand: list[int], now: float, candidates: list[int]) -> float:
         """Mean value after drawing one of ``candidates`` and keeping the best three."""
