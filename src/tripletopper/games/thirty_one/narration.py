@@ -130,9 +130,14 @@ def describe_settlement(event: Mapping[str, Any], names: Sequence[str]) -> str:
         head = "Showdown"
         if ended_by == "stop":
             head += " (the stock ran out"
-            head += f"; {names[knocker]} knocked)" if knocker is not None else ")"
+            head += (
+                f"; {phrase(names[knocker], 'has', 'have')} knocked)"
+                if knocker is not None
+                else ")"
+            )
         elif knocker is not None:
-            head += f" after {names[knocker]}'s knock"
+            whose = "your" if names[knocker] == YOU else f"{names[knocker]}'s"
+            head += f" after {whose} knock"
         lines.append(head + ":")
     for shown in event["shown"]:
         line = (
