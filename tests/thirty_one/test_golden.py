@@ -12,8 +12,8 @@ def test_golden_playthrough():
 
 
 def test_golden_playthrough_manual_31():
-    # Seed 912: 50 actions; everyone answers after each deal (play or declare).
-    check_golden("thirty-one-manual.txt", playthrough(ThirtyOne(3, manual_31=True), seed=912))
+    # Seed 1478: 54 actions; everyone answers in turn after each deal (play or declare).
+    check_golden("thirty-one-manual.txt", playthrough(ThirtyOne(3, manual_31=True), seed=1478))
 
 
 def perft(state: ThirtyOneState, depth: int) -> int:
@@ -36,8 +36,8 @@ def test_perft():
 
 def test_perft_manual_31():
     state = ThirtyOne(3, manual_31=True).new_state(seed=1)
-    assert [perft(state, d) for d in range(1, 7)] == PERFT_MANUAL
+    assert [perft(state, d) for d in range(1, 8)] == PERFT_MANUAL
 
 
 PERFT = [3, 9, 28, 77, 245, 637]
-PERFT_MANUAL = [3, 6, 6, 18, 54, 168]
+PERFT_MANUAL = [1, 1, 1, 3, 9, 28, 77]

@@ -258,7 +258,7 @@ def test_the_deal_announces_a_dealt_31_to_everyone():
 def test_several_dealt_31s_everyone_else_loses_one():
     hands = {0: "AS KS QS", 1: "2C 3D 4H", 2: "AH KH JH", 3: "10D 3H 2S"}
     state = stacked(4, dealer=3, deals=[(hands, "9S", "")])
-    assert state.to_act() == (0, 2)
+    assert state.to_act() == (0,)
     done = settlement(declare_dealt(state))
     assert done["declarers"] == [0, 2]
     assert losses(done) == [(1, 1, "dealt_31"), (3, 1, "dealt_31")]
@@ -275,23 +275,33 @@ def test_everyone_dealt_31_nobody_loses():
 
 
 def test_manual_31_everyone_is_asked_after_the_deal_so_the_question_tells_nothing():
-    with_31 = stacked(
-        3, dealer=2, manual_31=True,
-        deals=[({0: "2C 3D 4H", 1: "AS KS QS", 2: "10H JH 5C"}, "9S", "")],
-    )  # fmt: skip
-    without = stacked(
-        3, dealer=2, manual_31=True,
-        deals=[({0: "2C 3D 4H", 1: "AS KS 2D", 2: "10H JH 5C"}, "9S", "")],
-    )  # fmt: skip
+    def deal(middle: str):
+        return stacked(
+            3, dealer=2, manual_31=True,
+            deals=[({0: "2C 3D 4H", 1: middle, 2: "10H JH 5C"}, "9S", "")],
+        )  # fmt: skip
+
+    with_31, without = deal("AS KS QS"), deal("AS KS 2D")
     for state in (with_31, without):
-        assert state.phase == CHECK and state.to_act() == (0, 1, 2)
-        assert state.legal_actions(0) == [("play",)]
-        assert state.observation(0)["known"] == [[], [], []]
-    assert with_31.legal_actions(1) == [("play",), ("declare",)]
-    assert without.legal_actions(1) == [("play",)]
-    with pytest.raises(IllegalActionError, match="worth 21, not 31"):
-        without.apply(("declare",), 1)
-    assert with_31.observation(0) == {**without.observation(0)}  # the table sees the same
+        asked = []
+        while state.phase == CHECK:  # everyone in turn from the dealer's left
+            seat = state.current_seat()
+            asked.append(seat)
+            assert state.observation(0)["known"] == [[], [], []]
+            if seat == 1:
+                legal = state.legal_actions()
+                break
+            assert state.legal_actions() == [("play",)]
+            state.apply(("play",))
+        assert asked == [0, 1]
+        if state is with_31:
+            assert legal == [("play",), ("declare",)]
+        else:
+            assert legal == [("play",)]
+            with pytest.raises(IllegalActionError, match="worth 21, not 31"):
+                state.apply(("declare",))
+    mine = {k: v for k, v in with_31.observation(0).items()}
+    assert mine == without.observation(0)  # the table sees the same either way
 
 
 def test_manual_31_a_dealt_31_declared_ends_the_hand():
@@ -300,7 +310,7 @@ def test_manual_31_a_dealt_31_declared_ends_the_hand():
         deals=[({0: "2C 3D 4H", 1: "AS KS QS", 2: "10H JH 5C"}, "9S", "")],
     )  # fmt: skip
     events = []
-    for seat, action in ((2, ("play",)), (1, ("declare",)), (0, ("play",))):
+    for seat, action in ((0, ("play",)), (1, ("declare",)), (2, ("play",))):
         events += [e.view(None) for e in state.apply(action, seat)]
     assert [e["type"] for e in events][:3] == ["played", "declared", "played"]
     done = settlement(events)

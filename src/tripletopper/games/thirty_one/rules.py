@@ -15,9 +15,10 @@ Cards are ints of :mod:`tripletopper.cards.standard`; actions are tuples:
 Order of events in a hand:
 
 1. The deal.  With ``manual_31`` every player then answers ``play`` or
-   ``declare`` (everyone is asked, so the question tells nothing); otherwise a
-   dealt 31 is shown at once and its holder's only action is ``declare``.  If
-   anyone declared, the hand ends: every other player loses one life.
+   ``declare``, in turn from the dealer's left (everyone is asked, so the
+   question tells nothing); otherwise a dealt 31 is shown at once and its
+   holder's only action is ``declare``.  If anyone declared, the hand ends:
+   every other player loses one life.
 2. Turns from the dealer's left.  A discard that leaves 31 declares it (at once,
    or with ``discard X declare`` under ``manual_31``): the hand ends and every
    other player, the knocker included, loses one life.
@@ -214,7 +215,7 @@ class ThirtyOneState(State):
         self.public: set[Card] = set()
         """Cards in hands that everyone has seen go there (taken from the pile, or shown)."""
         self.pending: list[int] = []
-        """Seats yet to answer after the deal (play or declare)."""
+        """Seats yet to answer after the deal (play or declare), in turn from the dealer's left."""
         self.declared: list[int] = []
         """Seats that declared a dealt 31 this hand."""
         self.hand_no = 0
@@ -236,7 +237,7 @@ class ThirtyOneState(State):
         if phase == TURN or phase == DISCARD_PHASE:  # noqa: SIM109 - faster than a tuple
             return _ALONE[self.turn]
         if phase == CHECK:
-            return tuple(self.pending)
+            return _ALONE[self.pending[0]]
         return ()
 
     def is_terminal(self) -> bool:
@@ -260,7 +261,7 @@ class ThirtyOneState(State):
                 return self._discards(seat)
             taken = self.taken
             return [DISCARD[card] for card in self.hands[seat] if card != taken]
-        if phase == CHECK and seat in self.pending:
+        if phase == CHECK and seat == self.pending[0]:
             return self._legal_actions(seat)
         return []
 
@@ -344,7 +345,7 @@ class ThirtyOneState(State):
                 events.append(Event("stopped", {"seat": seat}))
             self._showdown("stop", seat, events)
         else:  # play or declare, after the deal
-            self.pending.remove(seat)
+            del self.pending[0]
             if kind == "declare":
                 self.declared.append(seat)
                 hand = self.hands[seat]
