@@ -12,23 +12,24 @@ from rich.text import Text
 from tripletopper.cards import STANDARD
 from tripletopper.cli.cards import card_text, cards_text
 from tripletopper.engine import Action
-from tripletopper.games.thirty_one import ORGANS, ThirtyOne
+from tripletopper.games.thirty_one import ThirtyOne
 from tripletopper.games.thirty_one.scoring import format_value
 
 ORGAN_STYLE = {"liver": "bold dark_orange3", "kidneys": "bold magenta", "heart": "bold red"}
 
 
 def organs_text(left: Sequence[str], seat: int, obs: dict[str, Any]) -> Text:
-    """``liver kidneys heart`` with the organs in the kitty struck through and dimmed."""
+    """The organs a player still has (they go liver first, so the rest are in the kitty),
+    or that they are circling the drain, or out."""
     if seat in obs["out"]:
         return Text("out", style="dim")
+    if not left:
+        return Text("circling the drain", style="bold yellow")
     text = Text()
-    for organ in ORGANS:
+    for organ in left:
         if text:
             text.append(" ")
-        text.append(organ, style=ORGAN_STYLE[organ] if organ in left else "dim strike")
-    if seat in obs["circling_the_drain"]:
-        text.append("  circling the drain", style="bold yellow")
+        text.append(organ, style=ORGAN_STYLE[organ])
     return text
 
 
