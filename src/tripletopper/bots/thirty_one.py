@@ -29,6 +29,7 @@ from typing import Any
 from tripletopper.bots.base import Bot, SeatView
 from tripletopper.cards.standard import STANDARD
 from tripletopper.engine import Action, Game, Rng
+from tripletopper.games.thirty_one.rules import DECLARE, DRAW, KNOCK, PLAY, STOP, TAKE
 from tripletopper.games.thirty_one.scoring import CARD_VALUE, value3, value3_trips
 
 _parse = STANDARD.parse
@@ -37,13 +38,6 @@ MAX_DRAWS = 12
 STRENGTH_SAMPLES = 3000
 SLOTS = 63
 """Values in half points: 0 .. 31 as 0 .. 62 (30.5 is slot 61)."""
-
-PLAY: Action = ("play",)
-DECLARE: Action = ("declare",)
-TAKE: Action = ("take",)
-DRAW: Action = ("draw",)
-KNOCK: Action = ("knock",)
-STOP: Action = ("stop",)
 
 
 @lru_cache(maxsize=2)
