@@ -12,24 +12,27 @@ from rich.text import Text
 from tripletopper.cards import STANDARD
 from tripletopper.cli.cards import card_text, cards_text
 from tripletopper.engine import Action
-from tripletopper.games.thirty_one import ThirtyOne
+from tripletopper.games.thirty_one import ORGANS, ThirtyOne
 from tripletopper.games.thirty_one.scoring import format_value
 
 ORGAN_STYLE = {"liver": "bold dark_orange3", "kidneys": "bold magenta", "heart": "bold red"}
 
 
 def organs_text(left: Sequence[str], seat: int, obs: dict[str, Any]) -> Text:
-    """The organs a player still has (they go liver first, so the rest are in the kitty),
-    or that they are circling the drain, or out."""
+    """The organs a player still has and those gone into the kitty (liver goes first),
+    or that they are circling the drain, or out: in words, so color is only a help."""
     if seat in obs["out"]:
         return Text("out", style="dim")
     if not left:
-        return Text("circling the drain", style="bold yellow")
+        return Text("circling the drain (no organs left)", style="bold yellow")
     text = Text()
     for organ in left:
         if text:
             text.append(" ")
         text.append(organ, style=ORGAN_STYLE[organ])
+    gone = [organ for organ in ORGANS if organ not in left]
+    if gone:
+        text.append(f"  ({' and '.join(gone)} gone)", style="dim")
     return text
 
 
