@@ -342,6 +342,19 @@ def test_manual_31_an_undeclared_31_counts_30_in_the_showdown():
     assert state.lives == [3, 4]
 
 
+def test_manual_31_a_knocker_holding_an_undeclared_31_counts_30():
+    # The knocker has no turn after knocking, so he can only bring a 31 he let pass.
+    state = stacked(
+        2, dealer=1, manual_31=True, deals=[({0: "AS KS QS", 1: "AD KD 9D"}, "9S", "2C")]
+    )
+    state.apply(("play",), 0)
+    state.apply(("play",), 1)
+    done = settlement(play(state, "knock", "draw", "discard 2C"))
+    assert [(s["seat"], s["counts"]) for s in done["shown"]] == [(0, 30), (1, 30)]
+    assert losses(done) == [(1, 1, "tied_with_knocker")] and done["saved"] == [0]
+    assert state.lives == [4, 3]
+
+
 def test_manual_31_declared_with_the_discard():
     state = stacked(
         3, dealer=2, manual_31=True,
