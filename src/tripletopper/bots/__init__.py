@@ -15,6 +15,7 @@ from collections.abc import Callable
 from tripletopper.bots import thirty_two
 from tripletopper.bots.base import Bot, RandomBot, SeatView
 from tripletopper.bots.levels import LEVELS
+from tripletopper.bots.thirty_one import ThirtyOneHeuristic
 from tripletopper.engine import Game
 from tripletopper.engine.options import Option
 from tripletopper.errors import InvalidOptionError
@@ -23,7 +24,7 @@ ANY_GAME = "*"
 
 BOTS: dict[str, dict[str, type[Bot]]] = {
     "random": {ANY_GAME: RandomBot},
-    "heuristic": {"thirty-two": thirty_two.ThirtyTwoHeuristic},
+    "heuristic": {"thirty-two": thirty_two.ThirtyTwoHeuristic, "thirty-one": ThirtyOneHeuristic},
 }
 
 LEVELS_BY_GAME: dict[str, dict[str, type[Bot]]] = {

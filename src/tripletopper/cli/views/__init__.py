@@ -7,8 +7,10 @@ from typing import Any, Protocol, cast
 
 from rich.console import RenderableType
 
+from tripletopper.cli.views.thirty_one import ThirtyOneView
 from tripletopper.cli.views.thirty_two import ThirtyTwoView
 from tripletopper.engine import Action, Game
+from tripletopper.games.thirty_one import ThirtyOne
 from tripletopper.games.thirty_two import ThirtyTwo
 
 
@@ -24,6 +26,7 @@ class GameView(Protocol):
 
 VIEWS: dict[str, Callable[[Game], GameView]] = {
     "thirty-two": lambda game: ThirtyTwoView(cast(ThirtyTwo, game)),
+    "thirty-one": lambda game: ThirtyOneView(cast(ThirtyOne, game)),
 }
 
 

@@ -1,0 +1,186 @@
+"""A sensible Thirty-One player that sees only its own observation.
+
+- **What is left.**  Every card on the discard pile was seen going there, and
+  cards taken from it are known to sit in their taker's hand; everything else
+  we do not hold may be in the stock.  A stock draw is worth the average, over
+  those unseen cards, of the best hand it would give us.
+- **Take or draw.**  We take the top discard when it gives a better hand than
+  the expected draw (taking shows the table a card we keep, so by a margin).
+  With the stock empty we take only a card that improves our hand, else stop
+  (so a hand always ends).
+- **Knock.**  Each opponent's hand is modelled as a random hand improved by as
+  many greedy draws as they have had turns this hand, plus the one more turn a
+  knock gives them (a table built once per scoring mode); an opponent who took
+  cards from the pile is sampled around those cards.  A knocker alone lowest
+  loses two lives, so we knock when the chance of that is small enough.  The
+  tolerance depends on the table's lives: lower when losing two lives would put
+  us out but one would not, higher for each opponent circling the drain (one
+  loss puts them out).
+- **Discard.**  Keep the best hand, never the card just taken (the rules forbid
+  it anyway); between equal hands keep the more valuable cards.  A 31 is always
+  declared.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from tripletopper.bots.base import Bot, SeatView
+from tripletopper.cards.standard import STANDARD
+from tripletopper.engine import Action, Game, Rng
+from tripletopper.games.thirty_one.rules import DECLARE, DRAW, KNOCK, PLAY, STOP, TAKE
+from tripletopper.games.thirty_one.scoring import CARD_VALUE, value3, value3_trips
+
+_parse = STANDARD.parse
+ALL_CARDS = range(52)
+MAX_DRAWS = 12
+STRENGTH_SAMPLES = 3000
+SLOTS = 63
+"""Values in half points: 0 .. 31 as 0 .. 62 (30.5 is slot 61)."""
+
+
+@lru_cache(maxsize=2)
+def strength_table(trips: bool) -> tuple[tuple[float, ...], ...]:
+    """``table[t][k]``: the chance that a greedy player's hand is worth at most ``k / 2``
+    after ``t`` draws (keeping the best three each time).  Built once per scoring mode
+    from a fixed seed, so bots stay deterministic."""
+    value = value3_trips if trips else value3
+    rng = Rng(20261122)
+    counts = [[0] * SLOTS for _ in range(MAX_DRAWS + 1)]
+    for _ in range(STRENGTH_SAMPLES):
+        cards = rng.sample(ALL_CARDS, 3 + MAX_DRAWS)
+        hand = cards[:3]
+        best = value(hand[0], hand[1], hand[2])
+        counts[0][int(2 * best)] += 1
+        for t in range(1, MAX_DRAWS + 1):
+            extra = cards[2 + t]
+            a, b, c = hand
+            for keep in ((a, b, extra), (a, c, extra), (b, c, extra)):
+                points = value(keep[0], keep[1], keep[2])
+                if points > best:
+                    hand, best = list(keep), points
+            counts[t][int(2 * best)] += 1
+    table = []
+    for row in counts:
+        cumulative, running = [0.0] * SLOTS, 0
+        for slot in range(SLOTS):
+            running += row[slot]
+            cumulative[slot] = running / STRENGTH_SAMPLES
+        table.append(tuple(cumulative))
+    return tuple(table)
+
+
+class ThirtyOneHeuristic(Bot):
+    name = "heuristic"
+    description = (
+        "tracks the discard pile, weighs the top discard against a stock draw, "
+        "knocks on its value and the table's lives"
+    )
+
+    def __init__(
+        self, game: Game, seat: int, seed: int = 0, *, samples: int = 24,
+        tolerance: float = 0.22, margin: float = 0.5,
+    ) -> None:  # fmt: skip
+        super().__init__(game, seat, seed)
+        self.samples = samples
+        self.tolerance = tolerance
+        self.margin = margin
+        self.trips = game.options["three_of_a_kind"] == "30.5"
+        self.value3 = value3_trips if self.trips else value3
+
+    def value(self, hand: list[int]) -> float:
+        return self.value3(hand[0], hand[1], hand[2])
+
+    def best_with(self, hand: list[int], card: int) -> float:
+        """The best value of our three cards and ``card``, keeping ``card``."""
+        a, b, c = hand
+        v = self.value3
+        return max(v(a, b, card), v(a, c, card), v(b, c, card))
+
+    # --- the decision -------------------------------------------------------------
+    def choose(self, view: SeatView) -> Action:
+        obs = view.observation()
+        legal = view.legal_actions()
+        if obs["phase"] == "check":
+            return DECLARE if DECLARE in legal else PLAY
+        hand = [_parse(c) for c in obs["hand"]]
+        if obs["phase"] == "discard":
+            return self._discard(obs, hand, legal)
+        pile = [_parse(c) for c in obs["discard_pile"]]
+        known = {_parse(c) for seat_cards in obs["known"] for c in seat_cards}
+        seen = set(hand) | set(pile) | known
+        unseen = [c for c in ALL_CARDS if c not in seen]
+        now = obs["counts"]
+        take_value = self.best_with(hand, pile[-1]) if pile else -1.0
+        if DRAW not in legal:  # the stock is empty: take only what improves the hand
+            return TAKE if take_value > now else STOP
+        if take_value >= 31:
+            return TAKE
+        if KNOCK in legal and self._should_knock(obs, now, unseen):
+            return KNOCK
+        draw_value = self.draw_value(hand, now, unseen)
+        return TAKE if take_value > draw_value + self.margin else DRAW
+
+    def draw_value(self, hand: list[int], now: float, candidates: list[int]) -> float:
+        """Mean value after drawing one of ``candidates`` and keeping the best three."""
+        if not candidates:
+            return now
+        total = 0.0
+        for card in candidates:
+            best = self.best_with(hand, card)
+            total += best if best > now else now
+        return total / len(candidates)
+
+    def _discard(self, obs: dict[str, Any], hand: list[int], legal: list[Action]) -> Action:
+        best: tuple[float, int, int] | None = None
+        choice = legal[0]
+        for action in legal:
+            card = action[1]
+            rest = [c for c in hand if c != card]
+            key = (self.value(rest), sum(CARD_VALUE[c] for c in rest), action[2])
+            if best is None or key > best:
+                best, choice = key, action
+        return choice
+
+    def _should_knock(self, obs: dict[str, Any], now: float, unseen: list[int]) -> bool:
+        seat = self.seat
+        opponents = [s for s in obs["in_hand"] if s != seat]
+        turns_each = obs["hand_turns"] // max(1, len(obs["in_hand"]))
+        draws = min(turns_each + 1, MAX_DRAWS)
+        table = strength_table(self.trips)
+        slot = min(SLOTS - 1, int(2 * now))
+        p_alone_lowest = 1.0
+        for opp in opponents:
+            known = [_parse(c) for c in obs["known"][opp]]
+            # What they took from the pile tells us more than the table does.
+            p_at_most = self._p_at_most(now, known, unseen, draws) if known else table[draws][slot]
+            p_alone_lowest *= 1.0 - p_at_most
+        lives = obs["lives"]
+        tolerance = self.tolerance
+        if lives[seat] == 2:  # one organ left: two lives would put us out, one would not
+            tolerance *= 0.5
+        tolerance += 0.05 * sum(1 for opp in opponents if lives[opp] == 1)
+        return p_alone_lowest <= tolerance
+
+    def _p_at_most(self, now: float, known: list[int], unseen: list[int], draws: int) -> float:
+        """Chance that an opponent holding ``known`` ends with a hand worth at most ``now``."""
+        rng = self.rng
+        hidden = 3 - len(known)
+        if len(unseen) < hidden + draws:
+            return 0.5
+        hits = 0
+        value = self.value3
+        for _ in range(self.samples):
+            cards = rng.sample(unseen, hidden + draws)
+            hand = known + cards[:hidden]
+            best = value(hand[0], hand[1], hand[2])
+            for extra in cards[hidden:]:
+                a, b, c = hand
+                for keep in ((a, b, extra), (a, c, extra), (b, c, extra)):
+                    points = value(keep[0], keep[1], keep[2])
+                    if points > best:
+                        hand, best = list(keep), points
+            if best <= now:
+                hits += 1
+        return hits / self.samples

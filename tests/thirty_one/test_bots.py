@@ -1,0 +1,133 @@
+"""Thirty-One bots: legal, deterministic, fair (observation only) and sensible."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tripletopper.bots import SeatView, bot_names, make_bot
+from tripletopper.engine import Rng
+from tripletopper.games.thirty_one import ThirtyOne
+from tripletopper.runner import simulate
+
+from .helpers import dealt_31, declare_dealt, play, stacked
+
+
+def test_bots_on_offer():
+    assert bot_names("thirty-one") == ["heuristic", "random"]
+
+
+@settings(max_examples=25)
+@given(
+    st.integers(0, 2**31), st.integers(2, 9), st.sampled_from(["heuristic", "random"]),
+    st.booleans(),
+)  # fmt: skip
+def test_decisions_depend_only_on_the_seats_view(seed, players, name, manual):
+    """The same bot facing a state resampled for its seat decides the same: it cannot
+    be using anything its seat does not know."""
+    game = ThirtyOne(players, manual_31=manual)
+    state = game.new_state(seed)
+    rng = Rng(seed)
+    for _ in range(60):
+        if state.is_terminal():
+            break
+        seat = state.to_act()[0]
+        twin = state.resample(seat, rng)
+        a = make_bot(name, game, seat, seed).choose(SeatView(state, seat))
+        b = make_bot(name, game, seat, seed).choose(SeatView(twin, seat))
+        assert a == b
+        assert a in state.legal_actions(seat)
+        state.apply(a, seat)
+
+
+def test_heuristic_beats_random_clearly():
+    report = simulate(ThirtyOne(4), ["heuristic", "random"], 60, seed=5).by_bot()
+    assert report["heuristic"]["win_rate_per_seat"] > 0.4
+    assert report["random"]["win_rate_per_seat"] < 0.1
+    assert report["heuristic"]["mean_rank"] < report["random"]["mean_rank"]
+
+
+def choice(state, seat=None):
+    seat = state.to_act()[0] if seat is None else seat
+    action = make_bot("heuristic", state.game, seat, 0).choose(SeatView(state, seat))
+    return state.game.action_to_text(action)
+
+
+def test_heuristic_takes_the_discard_that_makes_31_and_keeps_it():
+    state = stacked(3, dealer=2, deals=[({0: "AS KS 2D", 1: "2C 3D 4H", 2: "5C 6D 7H"}, "QS", "")])
+    assert choice(state) == "take"
+    play(state, "take")
+    assert choice(state) == "discard 2D"  # never the card just taken
+
+
+def test_heuristic_never_throws_back_the_card_it_took():
+    # Taking 2D is poor, but once taken the bot must keep it, even as its worst card.
+    state = stacked(3, dealer=2, deals=[({0: "AS KS QD", 1: "2C 3D 4H", 2: "5C 6D 7H"}, "2H", "")])
+    play(state, "take")
+    assert choice(state) != "discard 2H"
+
+
+def test_heuristic_declares_31_with_manual_31():
+    deal = ({0: "2C 3D 4H", 1: "AS KS QS", 2: "5C 6D 7H"}, "9S", "")
+    state = stacked(3, dealer=2, deals=[deal], manual_31=True)
+    assert choice(state) == "play"  # seat 0, without a 31
+    state.apply(("play",))
+    assert choice(state) == "declare"  # seat 1
+    later = ({0: "AS KS 2D", 1: "2C 3D 4H", 2: "5C 6D 7H"}, "9S", "QS")
+    state = stacked(3, dealer=2, deals=[later], manual_31=True)
+    for seat in (0, 1, 2):
+        state.apply(("play",), seat)
+    play(state, "draw")
+    assert choice(state) == "discard 2D declare"
+
+
+def test_heuristic_stops_on_an_empty_stock_unless_taking_improves():
+    for seed in range(10):  # seeds 3, 8 and 9 leave a heart on top: a take
+        state = stacked(2, dealer=1, deals=[({0: "2C 3D 4S", 1: "AH KH 9C"}, "9S", "")], seed=seed)
+        while state.stock.size:
+            seat = state.to_act()[0]
+            play(state, "draw")
+            play(state, f"discard {state.game.deck.format(state.hands[seat][-1])}")
+        seat = state.to_act()[0]
+        a, b, c = state.hands[seat]
+        top = state.pile[-1]
+        value = state.game.value
+        better = max(value([a, b, top]), value([a, c, top]), value([b, c, top])) > value([a, b, c])
+        assert choice(state) == ("take" if better else "stop")
+
+
+KNOCKER = {1: "2C 3D 4H", 2: "2D 3H 4S"}
+
+
+def test_heuristic_knocks_by_its_value():
+    weak = stacked(3, dealer=2, deals=[({0: "8S 2S 5H", **KNOCKER}, "9H", "")])  # 10
+    strong = stacked(3, dealer=2, deals=[({0: "AS KS 5H", **KNOCKER}, "9H", "")])  # 21
+    assert choice(weak) != "knock"
+    assert choice(strong) == "knock"
+
+
+def test_heuristic_knock_depends_on_the_tables_lives():
+    """16 on the first turn is a knock with every organ, not with one organ left (a knocker
+    alone lowest loses two lives: out, where a normal loss would not be); 15 is a knock
+    only when both opponents are circling the drain (one loss puts them out)."""
+    sixteen = ({0: "9S 7S 5H", **KNOCKER}, "9H", "")
+    fifteen = ({0: "8S 7S 5H", **KNOCKER}, "9H", "")
+    fresh = stacked(3, dealer=2, deals=[sixteen])
+    assert fresh.lives == [4, 4, 4] and choice(fresh) == "knock"
+    one_organ = stacked(3, dealer=0, deals=[dealt_31(1, 3), dealt_31(1, 3), sixteen])
+    declare_dealt(one_organ)
+    declare_dealt(one_organ)
+    assert one_organ.lives == [2, 4, 2] and one_organ.to_act() == (0,)
+    assert choice(one_organ) != "knock"
+    assert choice(stacked(3, dealer=2, deals=[fifteen])) != "knock"
+    draining = stacked(3, dealer=2, deals=[dealt_31(0, 3)] * 3 + [fifteen])
+    for _ in range(3):
+        declare_dealt(draining)
+    assert draining.lives == [4, 1, 1] and draining.to_act() == (0,)
+    assert choice(draining) == "knock"
+
+
+def test_random_bot_is_deterministic_by_seed():
+    game = ThirtyOne(5)
+    runs = [simulate(game, ["random"], 30, seed=8).to_json() for _ in range(2)]
+    for run in runs:
+        del run["seconds"], run["actions_per_second"]
+    assert runs[0] == runs[1]
