@@ -12,10 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tripletopper.bots import thirty_two
+from tripletopper.bots import thirty_one, thirty_two
 from tripletopper.bots.base import Bot, RandomBot, SeatView
 from tripletopper.bots.levels import LEVELS
-from tripletopper.bots.thirty_one import ThirtyOneHeuristic
 from tripletopper.engine import Game
 from tripletopper.engine.options import Option
 from tripletopper.errors import InvalidOptionError
@@ -24,11 +23,15 @@ ANY_GAME = "*"
 
 BOTS: dict[str, dict[str, type[Bot]]] = {
     "random": {ANY_GAME: RandomBot},
-    "heuristic": {"thirty-two": thirty_two.ThirtyTwoHeuristic, "thirty-one": ThirtyOneHeuristic},
+    "heuristic": {
+        "thirty-two": thirty_two.ThirtyTwoHeuristic,
+        "thirty-one": thirty_one.ThirtyOneHeuristic,
+    },
 }
 
 LEVELS_BY_GAME: dict[str, dict[str, type[Bot]]] = {
     "thirty-two": thirty_two.LEVELS,
+    "thirty-one": thirty_one.LEVELS,
 }
 """Each game's difficulty levels (``easy`` ... ``expert``), also playable as bot names."""
 

@@ -6,15 +6,26 @@ The bot decides from its own seat's view only.  Each iteration:
    again at random, consistently with what it has seen, and reseeds chance; a
    game may then reshape the sample toward a likelier one (its ``belief``: say,
    opponents who have had turns hold better hands than random ones).
-2. **Select** down one tree of *this seat's* information sets with UCB1, counting
-   for each child how often it was available (legal) when its parent was
-   visited, since different determinizations allow different actions
-   (Cowling, Powley and Whitehouse, 2012).  Every seat's moves live in the same
-   tree; each node keeps the reward of the seat that made its move.
+2. **Select** down a tree of this seat's own decisions with UCB1, counting for
+   each child how often it was available (legal) when its parent was visited,
+   since different determinizations allow different actions (Cowling, Powley
+   and Whitehouse, 2012).  Other seats move by the playout policy, which
+   decides from their own sampled cards: a tree node shared by many samples of
+   an opponent's hand would choose for that opponent with knowledge pooled
+   over hands it does not hold (strategy fusion), making opponents play badly
+   in the tree and every risky move look good.  The tree holds ``depth`` of the
+   seat's own decisions (1 by default, a flat search over the move to make);
+   deeper, its own later choices would be pooled over cards it has not yet
+   drawn.
 3. **Expand** one untried action, then **play out** with a fast policy until the
    game ends or a game-defined horizon (the end of the current hand), and
    **evaluate** there: a reward in [0, 1] for every seat.
 4. **Back up** each node's reward for the seat that moved into it.
+
+The bot plays the most visited move - unless its fallback (the game's
+heuristic) would play another and the search is not ``confidence`` standard
+errors sure that its own move is better: search refines a good heuristic
+rather than replacing it with noisy estimates of close calls.
 
 Chance (draws, deals) happens inside ``apply`` from the determinization's own
 reseeded generator, so each iteration meets a different chance outcome.
@@ -56,6 +67,43 @@ def game_result(root: State, leaf: State) -> list[float]:
     return results.returns()
 
 
+def standings_by(score: Callable[[State], list[int]], scale: Callable[[int], float]) -> Evaluate:
+    """Rewards from finishing places, for games that keep a score per seat (counters, lives).
+
+    A place is worth ``(players - place) / (players - 1)`` - 1 for first, 0 for last,
+    ties shared - taken from the result once the game is over, else from ranking the
+    scores as they stand.  The score won or lost since the root, over ``scale(players)``,
+    adds a small smooth term so that within one place more still counts.
+    """
+
+    def evaluate(root: State, leaf: State) -> list[float]:
+        players = leaf.game.players
+        after = score(leaf)
+        results = leaf.results()
+        if results is not None:
+            places = [results.rank_of(s) for s in range(players)]
+        else:
+            places = [
+                1 + sum(1 for c in after if c > mine) + (sum(1 for c in after if c == mine) - 1) / 2
+                for mine in after
+            ]
+        before = score(root)
+        unit = scale(players)
+        return [
+            0.85 * (players - places[s]) / (players - 1)
+            + 0.15 * (0.5 + 0.5 * max(-1.0, min(1.0, (after[s] - before[s]) / unit)))
+            for s in range(players)
+        ]
+
+    return evaluate
+
+
+def turns_taken(seats: list[int], first: int, played: int, seat: int) -> int:
+    """Turns ``seat`` has had when ``played`` turns went round ``seats`` from ``first``."""
+    position = (seats.index(seat) - seats.index(first)) % len(seats)
+    return 0 if played <= position else (played - position - 1) // len(seats) + 1
+
+
 @dataclass(frozen=True)
 class SearchSpec:
     """How to search one game: playouts, where they may stop, and how to score there."""
@@ -68,14 +116,24 @@ class SearchSpec:
 
 
 class Node:
-    __slots__ = ("actor", "avail", "children", "reward", "visits")
+    __slots__ = ("actor", "avail", "children", "reward", "squares", "visits")
 
     def __init__(self, actor: int) -> None:
         self.actor = actor  # the seat whose move led here
         self.visits = 0
         self.avail = 1
         self.reward = 0.0
+        self.squares = 0.0  # sum of squared rewards, for the confidence of a root choice
         self.children: dict[Action, Node] = {}
+
+    def mean(self) -> float:
+        return self.reward / self.visits if self.visits else 0.0
+
+    def variance_of_mean(self) -> float:
+        if self.visits < 2:
+            return 1.0
+        mean = self.reward / self.visits
+        return max(0.0, self.squares / self.visits - mean * mean) / (self.visits - 1)
 
 
 @dataclass
@@ -94,13 +152,18 @@ class ISMCTSBot(Bot):
     def __init__(
         self, game: Game, seat: int, seed: int = 0, *, iterations: int = 1000,
         seconds: float = 0.0, spec: SearchSpec | None = None, fallback: Bot | None = None,
-        exploration: float | None = None,
+        exploration: float | None = None, confidence: float = 1.0, depth: int = 1,
     ) -> None:  # fmt: skip
         super().__init__(game, seat, seed)
         self.iterations = iterations
         self.seconds = seconds
         self.spec = spec or SearchSpec()
         self.exploration = self.spec.exploration if exploration is None else exploration
+        self.confidence = confidence
+        self.depth = depth
+        """How many of this seat's own decisions the tree holds (then the playout policy)."""
+        """How many standard errors better a move must look to overrule the fallback's
+        (0: always play the search's own choice)."""
         self.fallback = fallback or RandomBot(game, seat, seed)
         self.playout_bots = [
             self.spec.playout_bot(game, s, seed + 101 + s) for s in range(game.players)
@@ -116,10 +179,12 @@ class ISMCTSBot(Bot):
             return self.fallback.choose(view)
         if len(legal) == 1:
             return legal[0]
-        return self.search(view)
+        default = self.fallback.choose(view) if self.confidence > 0 else None
+        return self.search(view, default)
 
     # --- the search --------------------------------------------------------------
-    def search(self, view: SeatView) -> Action:
+    def search(self, view: SeatView, default: Action | None = None) -> Action:
+        """The most visited move, or ``default`` unless the search is confident it is worse."""
         rng = self.rng
         root = Node(self.seat)
         spec = self.spec
@@ -127,6 +192,11 @@ class ISMCTSBot(Bot):
         started = time.perf_counter()
         deadline = started + self.seconds if self.seconds > 0 else None
         iterations = 0
+        me = self.seat
+        players = self.game.players
+        horizon = spec.horizon
+        playout_bots = self.playout_bots
+        max_depth = self.depth
         # Horizons and evaluations compare with where the search started; they read
         # only public facts (hand number, counters), the same in every sample.
         origin = view.sample(rng)
@@ -142,12 +212,26 @@ class ISMCTSBot(Bot):
                 spec.belief(world, self.seat, rng)
             node = root
             path = [root]
-            # Selection and expansion.
+            # Selection and expansion over this seat's own decisions; other seats
+            # move by the playout policy, which sees their (sampled) cards.
+            views = [SeatView(world, s) for s in range(players)]
+            depth = 0
             while not world.is_terminal():
+                if horizon is not None and horizon(origin, world):
+                    break
                 seats = world.to_act()
                 if len(seats) != 1:
                     break
                 actor = seats[0]
+                if actor != me:
+                    move = playout_bots[actor].choose(views[actor])
+                    if move is None:
+                        break
+                    world.apply(move, actor, events=False)
+                    continue
+                if depth >= max_depth:
+                    break
+                depth += 1
                 legal = world.legal_actions(actor)
                 children = node.children
                 untried = []
@@ -178,14 +262,22 @@ class ISMCTSBot(Bot):
             # Playout.
             rewards = self._playout(origin, world)
             for visited in path[1:]:
+                reward = rewards[visited.actor]
                 visited.visits += 1
-                visited.reward += rewards[visited.actor]
+                visited.reward += reward
+                visited.squares += reward * reward
         legal_now = view.legal_actions()
         choice = max(
             (a for a in legal_now if a in root.children),
             key=lambda a: (root.children[a].visits, root.children[a].reward),
             default=legal_now[0],
         )
+        if default is not None and default != choice and default in root.children:
+            # Keep the fallback's move unless the search is sure it found a better one.
+            found, usual = root.children[choice], root.children[default]
+            spread = math.sqrt(found.variance_of_mean() + usual.variance_of_mean())
+            if found.mean() - usual.mean() <= self.confidence * spread:
+                choice = default
         self.last = SearchStats(
             iterations,
             time.perf_counter() - started,

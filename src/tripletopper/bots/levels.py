@@ -65,6 +65,8 @@ def searching(
                 iterations=int(params.pop("iterations", iterations)),
                 seconds=float(params.pop("seconds", seconds)),
                 exploration=params.pop("exploration", None),
+                confidence=float(params.pop("confidence", 1.0)),
+                depth=int(params.pop("depth", 1)),
                 spec=spec, fallback=fallback(game, seat, seed, **params),
             )  # fmt: skip
 

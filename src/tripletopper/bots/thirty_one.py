@@ -24,12 +24,25 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from tripletopper.bots.base import Bot, SeatView
+from tripletopper.bots.ismcts import SearchSpec, standings_by, turns_taken
+from tripletopper.bots.levels import searching, sloppy
 from tripletopper.cards.standard import STANDARD
-from tripletopper.engine import Action, Game, Rng
-from tripletopper.games.thirty_one.rules import DECLARE, DRAW, KNOCK, PLAY, STOP, TAKE
+from tripletopper.engine import Action, Game, Rng, State
+from tripletopper.games.thirty_one.rules import (
+    CHECK,
+    DECLARE,
+    DRAW,
+    KNOCK,
+    OVER,
+    PLAY,
+    STOP,
+    TAKE,
+    TURN,
+    ThirtyOneState,
+)
 from tripletopper.games.thirty_one.scoring import CARD_VALUE, value3, value3_trips
 
 _parse = STANDARD.parse
@@ -184,3 +197,111 @@ class ThirtyOneHeuristic(Bot):
             if best <= now:
                 hits += 1
         return hits / self.samples
+
+
+class ThirtyOnePlayout(Bot):
+    """A fast greedy policy for ISMCTS playouts in *sampled* worlds; never seated at a table.
+
+    It reads the sampled state for speed, but only what its seat could see there:
+    take the top discard when it improves the hand, else draw (on an empty stock,
+    take or stop); throw the card whose loss keeps the best value; knock when the
+    heuristic's table says the chance of being the lowest hand is small; declare
+    every 31.
+    """
+
+    name = "thirty-one-playout"
+    risk = 0.2
+
+    def choose(self, view: SeatView) -> Action:
+        state = cast(ThirtyOneState, view._state)  # a sampled world (see the class docstring)
+        seat = self.seat
+        phase = state.phase
+        if phase == CHECK:
+            return DECLARE if DECLARE in state.legal_actions(seat) else PLAY
+        hand = state.hands[seat]
+        value = state.game.value
+        if phase == TURN:
+            now = value(hand)
+            top = state.pile[-1]
+            a, b, c = hand
+            best = max(value([a, b, top]), value([a, c, top]), value([b, c, top]))
+            if not state.stock.size:
+                return TAKE if best > now else STOP
+            if state.knocker < 0:
+                table = strength_table(state.game.trips)
+                others = len(state.seats_in) - 1
+                played = state.turns - state.turns_before
+                draws = min(played // len(state.seats_in) + 1, MAX_DRAWS)
+                lowest = (1 - table[draws][min(SLOTS - 1, int(2 * now))]) ** others
+                if lowest < self.risk:
+                    return KNOCK
+            return TAKE if best > now else DRAW
+        taken = state.taken
+        best_value, throw = -1.0, hand[0]
+        for i, card in enumerate(hand):
+            if card == taken:
+                continue
+            rest = hand[:i] + hand[i + 1 :]
+            points = value(rest)
+            if points > best_value:
+                best_value, throw = points, card
+        declare = state.manual and best_value >= 31
+        return ("discard", throw, declare)
+
+
+def end_of_hand(root: State, current: State) -> bool:
+    """Playouts stop when the hand being played is settled."""
+    return cast(ThirtyOneState, current).hand_no != cast(ThirtyOneState, root).hand_no
+
+
+def improved_opponents(world: State, seat: int, rng: Rng) -> None:
+    """Opponents have spent their turns improving their hands: give each hidden hand as
+    many greedy swaps with unseen cards as that player has had turns this hand (never
+    making a 31 it would already have declared)."""
+    state = cast(ThirtyOneState, world)
+    if state.phase in (OVER, CHECK):
+        return
+    value = state.game.value
+    stock, public = state.stock, state.public
+    played = state.turns - state.turns_before
+    first = state.nxt[state.dealer]
+    for other in state.seats_in:
+        hand = state.hands[other]
+        if other == seat or len(hand) != 3:
+            continue
+        for _ in range(turns_taken(state.seats_in, first, played, other)):
+            if not stock.size:
+                return
+            j = rng.below(stock.size)
+            card = stock.cards[j]
+            best, swap = value(hand), -1
+            for i in range(3):
+                if hand[i] in public:
+                    continue
+                trial = hand.copy()
+                trial[i] = card
+                points = value(trial)
+                if best < points < 31:
+                    best, swap = points, i
+            if swap >= 0:
+                stock.cards[j], hand[swap] = hand[swap], card
+
+
+SEARCH = SearchSpec(
+    evaluate=standings_by(lambda state: cast(ThirtyOneState, state).lives, lambda players: 2.0),
+    horizon=end_of_hand,
+    playout_bot=ThirtyOnePlayout,
+    belief=improved_opponents,
+)
+
+LEVELS: dict[str, type[Bot]] = {
+    "easy": sloppy(ThirtyOneHeuristic, 0.25, "the heuristic, with a wrong move one time in four"),
+    "medium": ThirtyOneHeuristic,
+    "hard": searching(
+        SEARCH, ThirtyOneHeuristic, 400, 0.0, "ISMCTS, 400 determinizations per decision"
+    ),
+    "expert": searching(
+        SEARCH, ThirtyOneHeuristic, 1500, 0.0, "ISMCTS, 1500 determinizations per decision"
+    ),
+}
+"""The difficulty levels of Thirty-One (see ``docs/bots.md`` for how they compare)."""

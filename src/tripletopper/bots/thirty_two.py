@@ -26,7 +26,7 @@ from functools import lru_cache
 from typing import Any, cast
 
 from tripletopper.bots.base import Bot, SeatView
-from tripletopper.bots.ismcts import SearchSpec
+from tripletopper.bots.ismcts import SearchSpec, standings_by, turns_taken
 from tripletopper.bots.levels import searching, sloppy
 from tripletopper.cards.triple_topper import COLOR, SHAPE, TRIPLE_TOPPER, WILDS
 from tripletopper.engine import Action, Game, Rng, State
@@ -295,40 +295,10 @@ def end_of_hand(root: State, current: State) -> bool:
     return cast(ThirtyTwoState, current).hand_no != cast(ThirtyTwoState, root).hand_no
 
 
-def standings(root: State, leaf: State) -> list[float]:
-    """Each seat's reward: its finishing place, as the game's result or, before the end,
-    as the counters would rank the table now; plus a little for counters won.
-
-    A place is worth ``(players - place) / (players - 1)``: 1 for first, 0 for last,
-    ties shared.  Counters won since the root add a small smooth term so that,
-    within one place, winning more still counts.
-    """
-    players = leaf.game.players
-    results = leaf.results()
-    after = cast(ThirtyTwoState, leaf).counters
-    if results is not None:
-        places = [results.rank_of(s) for s in range(players)]
-    else:
-        places = [
-            1 + sum(1 for c in after if c > mine) + (sum(1 for c in after if c == mine) - 1) / 2
-            for mine in after
-        ]
-    before = cast(ThirtyTwoState, root).counters
-    scale = 3.0 * max(1, players - 1)
-    return [
-        0.85 * (players - places[s]) / (players - 1)
-        + 0.15 * (0.5 + 0.5 * max(-1.0, min(1.0, (after[s] - before[s]) / scale)))
-        for s in range(players)
-    ]
-
-
-def turns_taken(state: ThirtyTwoState, seat: int) -> int:
-    """How many turns ``seat`` has had in the current hand (public: who played is seen)."""
-    seats = state.seats_in
-    played = state.turns - state.turns_before
-    position = seats.index(seat) - seats.index(state.nxt[state.dealer])
-    position %= len(seats)
-    return 0 if played <= position else (played - position - 1) // len(seats) + 1
+standings = standings_by(
+    lambda state: cast(ThirtyTwoState, state).counters, lambda players: 3.0 * (players - 1)
+)
+"""Finishing places by counters (see ``ismcts.standings_by``); a knock's worth is the unit."""
 
 
 def improved_opponents(world: State, seat: int, rng: Rng) -> None:
@@ -351,7 +321,8 @@ def improved_opponents(world: State, seat: int, rng: Rng) -> None:
         hand = state.hands[other]
         if len(hand) != 3:
             continue
-        for _ in range(turns_taken(state, other)):
+        played = state.turns - state.turns_before
+        for _ in range(turns_taken(state.seats_in, state.nxt[state.dealer], played, other)):
             if stock.size == 0:
                 return
             j = rng.below(stock.size)
