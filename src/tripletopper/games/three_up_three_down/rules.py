@@ -43,7 +43,6 @@ from tripletopper.cards.three_up import (
 )
 from tripletopper.engine import (
     Action,
-    ActionCodec,
     Event,
     Game,
     Option,
