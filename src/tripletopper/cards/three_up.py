@@ -112,7 +112,11 @@ def parse_colors(text: str | Iterable[str]) -> tuple[str, ...]:
     """
     if isinstance(text, str):
         parts = [p for p in text.replace(",", " ").replace("+", " ").split() if p]
-        if len(parts) == 1 and parts[0].lower() not in COLOR_WORDS:
+        if (
+            len(parts) == 1
+            and parts[0].lower() not in COLOR_WORDS
+            and set(parts[0]) <= set("rgbRGB")
+        ):
             parts = list(parts[0])  # "RG"
     else:
         parts = list(text)
