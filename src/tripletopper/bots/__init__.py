@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from tripletopper.bots.base import Bot, RandomBot, SeatView
 from tripletopper.bots.thirty_two import ThirtyTwoHeuristic
+from tripletopper.bots.three_up_three_down import ThreeUpHeuristic
 from tripletopper.engine import Game
 from tripletopper.engine.options import Option
 from tripletopper.errors import InvalidOptionError
@@ -22,7 +23,7 @@ ANY_GAME = "*"
 
 BOTS: dict[str, dict[str, type[Bot]]] = {
     "random": {ANY_GAME: RandomBot},
-    "heuristic": {"thirty-two": ThirtyTwoHeuristic},
+    "heuristic": {"thirty-two": ThirtyTwoHeuristic, "three-up-three-down": ThreeUpHeuristic},
 }
 
 
