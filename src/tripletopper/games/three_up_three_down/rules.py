@@ -608,7 +608,7 @@ class ThreeUpState(State):
         }
         if seat is not None:
             obs["hand"] = _cards(self.hands[seat])
-            if self.phase != OVER:
+            if self.phase == PLAY:
                 obs["playing_from"] = self._source_name(seat)
         return obs
 
