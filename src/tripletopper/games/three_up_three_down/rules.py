@@ -27,6 +27,7 @@ dropped: what remains is exactly what every possible world agrees on.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -78,8 +79,12 @@ CLEAR_NAMES = {CLEAR: "C", CLEAR + 1: "C+1", CLEAR + 2: "C+2", 0: "run"}
 
 _fmt = THREE_UP.names
 _ALONE = tuple((seat,) for seat in range(MAX_PLAYERS))
-_NUMBER_RANKS = tuple(range(1, CLEAR))
-_PLAY1 = tuple(plays[0] if rank else None for rank, plays in enumerate(PLAYS))
+
+
+@lru_cache(maxsize=4096)
+def _choices(ranks: tuple[int, ...]) -> tuple[Action, ...]:
+    """The distinct choices of three 3UP cards among six cards of these ranks (sorted)."""
+    return tuple(choose_action(trio) for trio in sorted(set(combinations(ranks, UP))))
 
 
 def _cards(cards: Iterable[Card]) -> list[str]:
@@ -165,7 +170,7 @@ class ThreeUpThreeDown(Game):
 class ThreeUpState(State):
     __slots__ = (
         "bounds", "cleared", "clears", "dealer", "down", "finished", "hands", "known",
-        "may_draw", "out", "owed", "phase", "pickups", "pile", "result", "rng", "run_len",
+        "may_draw", "nxt", "out", "owed", "phase", "pickups", "pile", "result", "rng", "run_len",
         "run_rank", "stacks", "stock", "turn", "turns", "up",
     )  # fmt: skip
 
@@ -198,6 +203,7 @@ class ThreeUpState(State):
         self.may_draw = False
         """Whether the player may still draw before the next extra play."""
         self.out = [False] * players
+        self.nxt = [(seat + 1) % players for seat in range(players)]
         self.finished: list[int] = []
         self.turn = (self.dealer + 1) % players
         self.phase = CHOOSE
@@ -228,20 +234,12 @@ class ThreeUpState(State):
         return self.result
 
     def _legal_for(self, seat: int) -> list[Action]:
-        if self.phase == PLAY:
-            return self._play_actions(seat) if seat == self.turn else []
-        if self.phase == CHOOSE and 0 <= seat < self.game.players and not self.up[seat]:
-            return self._choose_actions(seat)
-        return []
-
-    def _legal_actions(self, seat: int) -> list[Action]:
-        return self._legal_for(seat)
-
-    def _choose_actions(self, seat: int) -> list[Action]:
-        ranks = sorted(RANK[c] for c in self.hands[seat])
-        return [choose_action(trio) for trio in sorted(set(combinations(ranks, UP)))]
-
-    def _play_actions(self, seat: int) -> list[Action]:
+        if self.phase != PLAY:
+            if self.phase == CHOOSE and 0 <= seat < self.game.players and not self.up[seat]:
+                return self._choose_actions(seat)
+            return []
+        if seat != self.turn:
+            return []
         source = self.hands[seat]
         if not source:
             if self.stock.size:  # an extra play with an empty hand: draw first
@@ -249,27 +247,53 @@ class ThreeUpState(State):
             source = self.up[seat]
             if not source:
                 return [FLIP]
-        counts = [0] * (TOP_RANK + 1)
-        for card in source:
-            counts[RANK[card]] += 1
+        low = self.run_rank
         acts: list[Action] = []
-        for rank in range(self.run_rank or 1, CLEAR):
-            n = counts[rank]
-            if n:
-                acts.extend(PLAYS[rank][:n])
-        for rank in range(CLEAR, TOP_RANK + 1):
-            if counts[rank]:
-                acts.append(_PLAY1[rank])  # type: ignore[arg-type]
+        last = k = 0
+        for rank in sorted(map(RANK.__getitem__, source)):
+            if rank < low:
+                continue
+            if rank != last:  # one card of a new value
+                last = rank
+                k = 0
+                acts.append(PLAYS[rank][0])
+            elif rank < CLEAR:  # one more of the same number: the next multiple
+                k += 1
+                acts.append(PLAYS[rank][k])
         if self.may_draw and self.stock.size:
+            if not acts:
+                acts.append(PICKUP)
             acts.append(DRAW)
-        if not acts or acts == [DRAW]:
-            acts.insert(0, PICKUP)
+        elif not acts:
+            acts.append(PICKUP)
         return acts
+
+    def _legal_actions(self, seat: int) -> list[Action]:
+        return self._legal_for(seat)
+
+    def _choose_actions(self, seat: int) -> list[Action]:
+        return list(_choices(tuple(sorted(RANK[c] for c in self.hands[seat]))))
 
     def _apply(self, seat: int, action: Action, events: list[Event] | None) -> None:
         kind = action[0]
         if kind == "play":
-            self._play(seat, action[1], events)
+            ranks = action[1]
+            hand = self.hands[seat]
+            if len(ranks) > 1 or not hand or self.known[seat]:
+                self._play(seat, ranks, events)
+                return
+            rank = ranks[0]  # the common case, inline: one card from a hand nobody knows
+            for card in hand:
+                if RANK[card] == rank:
+                    break
+            hand.remove(card)
+            bounds = self.bounds[seat]
+            if bounds:
+                for i, bound in enumerate(bounds):
+                    if bound >= rank:  # the table cannot tell which bounded card went
+                        del bounds[i]
+                        break
+            self._land(seat, [card], rank, 0, events)
         elif kind == "flip":
             card = self.down[seat].pop(0)
             rank = RANK[card]
@@ -319,43 +343,38 @@ class ThreeUpState(State):
         rank = ranks[0]
         count = len(ranks)
         hand = self.hands[seat]
-        if hand:
-            source = 0
-            known = self.known[seat]
-            picked: list[Card] = []
-            if known:
-                for card in hand:
-                    if RANK[card] == rank and card in known:
-                        picked.append(card)
-                        if len(picked) == count:
-                            break
-                known.difference_update(picked)
-            hidden = count - len(picked)
-            if hidden:
-                for card in hand:
-                    if RANK[card] == rank and card not in picked:
-                        picked.append(card)
-                        if len(picked) == count:
-                            break
-                bounds = self.bounds[seat]
-                if bounds:  # the table cannot tell which bounded card went: drop the tightest
-                    for _ in range(hidden):
-                        for i, bound in enumerate(bounds):
-                            if bound >= rank:
-                                del bounds[i]
-                                break
-            if count == 1:
-                hand.remove(picked[0])
-            else:
-                for card in picked:
-                    hand.remove(card)
-        else:
-            source = 1
+        if not hand:
             up = self.up[seat]
             picked = [card for card in up if RANK[card] == rank][:count]
             for card in picked:
                 up.remove(card)
-        self._land(seat, picked, rank, source, events)
+            self._land(seat, picked, rank, 1, events)
+            return
+        known = self.known[seat]
+        picked = [card for card in hand if RANK[card] == rank]
+        if known:
+            if len(picked) > count:  # the copies everyone knows of go first
+                picked.sort(key=known.__contains__, reverse=True)
+                del picked[count:]
+            before = len(known)
+            known.difference_update(picked)
+            hidden = count - before + len(known)
+        else:
+            del picked[count:]
+            hidden = count
+        if count == 1:
+            hand.remove(picked[0])
+        else:
+            for card in picked:
+                hand.remove(card)
+        bounds = self.bounds[seat]
+        if bounds and hidden:  # the table cannot tell which bounded card went: drop the tightest
+            for _ in range(hidden):
+                for i, bound in enumerate(bounds):
+                    if bound >= rank:
+                        del bounds[i]
+                        break
+        self._land(seat, picked, rank, 0, events)
 
     def _land(
         self, seat: int, cards: list[Card], rank: int, source: int, events: list[Event] | None
@@ -402,12 +421,25 @@ class ThreeUpState(State):
             self.run_len = 0
             self.clears += 1
         self.owed = owed
-        if not self.hands[seat] and not self.up[seat] and not self.down[seat]:
+        hand = self.hands[seat]
+        if not hand and not self.up[seat] and not self.down[seat]:
             self._went_out(seat, events)
         elif owed:
             self.may_draw = self.stock.size > 0
-        else:
+        elif events is not None or self.may_draw:
             self._end_turn(seat, True, events)
+        else:  # _end_turn inline, for simulations: refill the hand, next player
+            stock = self.stock
+            if stock.size and len(hand) < HAND_SIZE:
+                rng = self.rng
+                while len(hand) < HAND_SIZE and stock.size:
+                    hand.append(stock.draw(rng))
+            self.turns = turns = self.turns + 1
+            limit = self.game.max_turns
+            if limit and turns >= limit:
+                self._end_game(None)
+                return
+            self.turn = self.nxt[seat]
 
     def _pickup(self, seat: int, flipped: Card, events: list[Event] | None) -> None:
         """Pick up the pile (with an unplayable 3DOWN card, hidden from the others)."""
@@ -463,15 +495,16 @@ class ThreeUpState(State):
                 events.append(Event("turn_limit", {"turns": self.turns}))
             self._end_game(events)
             return
-        self.turn = self._next(seat)
+        self.turn = self.nxt[seat]
 
-    def _next(self, seat: int) -> int:
+    def _seat_table(self) -> None:
+        """Who plays after each seat: the next one to the left still in the game."""
         players = self.game.players
-        out = self.out
-        seat = (seat + 1) % players
-        while out[seat]:
-            seat = (seat + 1) % players
-        return seat
+        for seat in range(players):
+            other = (seat + 1) % players
+            while self.out[other] and other != seat:
+                other = (other + 1) % players
+            self.nxt[seat] = other
 
     def _went_out(self, seat: int, events: list[Event] | None) -> None:
         self.out[seat] = True
@@ -488,7 +521,8 @@ class ThreeUpState(State):
                 self.out[left[0]] = True
             self._end_game(events)
             return
-        self.turn = self._next(seat)
+        self._seat_table()
+        self.turn = self.nxt[seat]
 
     def cards_left(self, seat: int) -> int:
         return len(self.hands[seat]) + len(self.up[seat]) + len(self.down[seat])
@@ -671,6 +705,7 @@ class ThreeUpState(State):
         twin.owed = self.owed
         twin.may_draw = self.may_draw
         twin.out = self.out.copy()
+        twin.nxt = self.nxt.copy()
         twin.finished = self.finished.copy()
         twin.turn = self.turn
         twin.phase = self.phase
