@@ -419,6 +419,7 @@ def test_rank_all_plays_on_until_everyone_is_ranked():
     events = play(state, "flip")
     assert events[-1] == {"type": "out", "seat": 0, "place": 1} and not state.is_terminal()
     assert state.turn == 1 and state.to_act() == (1,)
+    assert vals(state.pile) == "5 6" and legal(state) == ["play 9"]  # the pile stays
     play(state, "play 9")  # seat 1 is out too: seat 2, left alone, loses
     assert state.is_terminal()
     result = state.results()
@@ -463,3 +464,49 @@ def test_deck_of_84_and_the_colors_option():
     with pytest.raises(InvalidOptionError, match="not a 3UP 3DOWN color"):
         ThreeUpThreeDown(2, colors="purple")
     assert ThreeUpThreeDown(6, colors="RG").options["colors"] == "RG"
+
+
+# --- who knows what ----------------------------------------------------------------------
+
+
+def test_known_copies_are_played_first_and_bounds_follow_the_table():
+    state = arranged(2, hands={0: "9 2", 1: "10 4 4"}, pile="9", turn=1)
+    play(state, "play 10", "pickup")  # seat 0 takes 9 10: all the table knows of its hand
+    assert state.observation(1)["seats"][0]["hidden_at_most"] == ["9", "9"]
+    play(state, "play 4", "play 9")  # one 9 of two: the copy everyone saw goes first
+    seen = state.observation(1)["seats"][0]
+    assert seen["known"] == ["10R1"] and seen["hidden_at_most"] == ["9", "9"]
+    assert state.pile[-1] == THREE_UP.parse("9G1")  # the picked-up 9, not the hidden 9R1
+    play(state, "pickup", "play 9")  # now the hidden 9: one of the two bounded cards went
+    assert state.observation(1)["seats"][0]["hidden_at_most"] == ["9"]
+
+
+def test_default_action_for_a_seat_whose_clock_ran_out():
+    state = stacked(2, DOWN2, SIX2)
+    assert state.default_action(0) == ("choose", (8, 10, 11))  # the three highest
+    state = arranged(2, hands={0: "C+2 4 9", 1: "5 8"}, pile="3", stock="2")
+    assert state.default_action(0) == ("play", (4,))  # the lowest play
+    play(state, "play C+2", "play 9")
+    assert legal(state) == ["pickup", "draw"] and state.default_action(0) == ("draw",)
+
+
+def test_every_event_can_be_told_from_every_seat():
+    from tripletopper.engine import YOU, Rng
+
+    game = ThreeUpThreeDown(3)
+    state = game.new_state(seed=9)
+    rng = Rng(9)
+    told = set()
+    while not state.is_terminal():
+        seat = state.to_act()[0]
+        actions = state.legal_actions(seat)
+        for event in state.apply(actions[rng.below(len(actions))], seat):
+            for viewer in (None, 0, 1, 2):
+                names = [YOU if s == viewer else f"P{s}" for s in range(3)]
+                text = game.describe_event(event.view(viewer), names)
+                assert text and not text.startswith(event.type), event
+                told.add(event.type)
+    assert {"chose", "revealed", "played", "cleared", "picked_up", "drew", "out"} <= told
+    assert "game_over" in told
+    assert game.describe_action(("play", (7, 7))) == "play 7 7"
+    assert game.describe_action(("choose", (3, 9, 11))) == "lay 3 9 C face up"
