@@ -279,21 +279,31 @@ class ThreeUpState(State):
         if kind == "play":
             ranks = action[1]
             hand = self.hands[seat]
-            if len(ranks) > 1 or not hand or self.known[seat]:
+            if len(ranks) > 1 or not hand:
                 self._play(seat, ranks, events)
                 return
-            rank = ranks[0]  # the common case, inline: one card from a hand nobody knows
+            rank = ranks[0]  # the common case, inline: one card from the hand
+            known = self.known[seat]
+            pick = -1
             for card in hand:
                 if RANK[card] == rank:
-                    break
-            hand.remove(card)
-            bounds = self.bounds[seat]
-            if bounds:
+                    if pick < 0:
+                        pick = card
+                    if not known:
+                        break
+                    if card in known:  # a copy everyone knows of goes first
+                        pick = card
+                        break
+            hand.remove(pick)
+            if known and pick in known:
+                known.discard(pick)
+            elif self.bounds[seat]:
+                bounds = self.bounds[seat]
                 for i, bound in enumerate(bounds):
                     if bound >= rank:  # the table cannot tell which bounded card went
                         del bounds[i]
                         break
-            self._land(seat, [card], rank, 0, events)
+            self._land(seat, [pick], rank, 0, events)
         elif kind == "flip":
             card = self.down[seat].pop(0)
             rank = RANK[card]
@@ -393,19 +403,20 @@ class ThreeUpState(State):
                      "extra": self.owed > 0},
                 )
             )  # fmt: skip
-        cleared_by = -1
-        if rank >= CLEAR:
-            owed += rank - CLEAR
-            cleared_by = rank
-        elif rank == self.run_rank:
-            self.run_len += len(cards)
-            if self.run_len >= 3:
+        if rank < CLEAR:
+            run = len(cards)
+            if rank == self.run_rank:
+                run += self.run_len
+            else:
+                self.run_rank = rank
+            if run < 3:
+                self.run_len = run
+                cleared_by = -1
+            else:
                 cleared_by = 0
         else:
-            self.run_rank = rank
-            self.run_len = len(cards)
-            if self.run_len >= 3:
-                cleared_by = 0
+            owed += rank - CLEAR
+            cleared_by = rank
         if cleared_by >= 0:
             if events is not None:
                 events.append(
