@@ -156,6 +156,9 @@ def test_resample_keeps_what_the_seat_knows_and_redeals_the_rest(
                 check_invariants(twin)
                 for other in range(game.players):  # known cards stay where everyone saw them
                     assert twin.known[other] <= set(twin.hands[other])
+                if state.phase == 0:  # a secret choice: the history agrees with the new deal
+                    for other, action in twin.history:
+                        assert action == choose_action([RANK[c] for c in twin.up[other]])
                 for _ in range(8):  # the resampled future is playable
                     if twin.is_terminal():
                         break
