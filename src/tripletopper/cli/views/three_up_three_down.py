@@ -63,7 +63,8 @@ class ThreeUpView:
                 known = cards_text(info["known"], empty="")
                 if info["hidden_at_most"]:
                     limits = " ".join(info["hidden_at_most"])
-                    known.append(f"  (hidden, at most: {limits})", style="dim")
+                    gap = "  " if info["known"] else ""
+                    known.append(f"{gap}(hidden, at most: {limits})", style="dim")
             player = Text(name)
             if info["out"]:
                 place = obs["finished"].index(seat) + 1 if seat in obs["finished"] else None

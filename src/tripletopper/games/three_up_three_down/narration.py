@@ -42,7 +42,8 @@ def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
         if event["by"] == "run":
             text = f"Three or more of a value in a row: the pile ({size}) is cleared."
         else:
-            text = f"The {event['by']} clears the pile ({size}) out of the game."
+            kind = {"C": "Clear", "C+1": "Clear+1", "C+2": "Clear+2"}[event["by"]]
+            text = f"The {kind} clears the pile ({size}) out of the game."
         if event["extra_plays"]:
             owed = _count(event["extra_plays"], "extra play")
             text += f" {phrase(who, 'has', 'have')} {owed} to make."
