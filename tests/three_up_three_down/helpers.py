@@ -89,6 +89,7 @@ def arranged(
     state.cleared = [c for c in game.cards if c not in copies.used]
     state.turn = turn
     state.history = []
+    state.recount()
     return state
 
 

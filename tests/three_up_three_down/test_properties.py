@@ -74,6 +74,7 @@ def check_invariants(state: ThreeUpState) -> None:
         assert state.known[seat] <= set(state.hands[seat])
         assert bounds_hold(state, seat)
         assert state.bounds[seat] == sorted(state.bounds[seat])
+        assert state.ranks[seat] == sorted(RANK[c] for c in state.hands[seat])
     for seat in [None, *range(game.players)]:
         obs = state.public_observation() if seat is None else state.observation(seat)
         json.dumps(obs)

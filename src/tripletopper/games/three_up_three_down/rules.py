@@ -26,6 +26,7 @@ dropped: what remains is exactly what every possible world agrees on.
 
 from __future__ import annotations
 
+from bisect import bisect_left, insort
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import combinations
@@ -170,8 +171,8 @@ class ThreeUpThreeDown(Game):
 class ThreeUpState(State):
     __slots__ = (
         "bounds", "cleared", "clears", "dealer", "down", "finished", "hands", "known",
-        "may_draw", "nxt", "out", "owed", "phase", "pickups", "pile", "result", "rng", "run_len",
-        "run_rank", "stacks", "stock", "turn", "turns", "up",
+        "may_draw", "nxt", "out", "owed", "phase", "pickups", "pile", "ranks", "result", "rng",
+        "run_len", "run_rank", "stacks", "stock", "turn", "turns", "up",
     )  # fmt: skip
 
     game: ThreeUpThreeDown
@@ -216,6 +217,9 @@ class ThreeUpState(State):
         order = [(self.dealer + 1 + i) % players for i in range(players)]
         self.stock.deal(self.rng, [self.down[s] for s in order], DOWN)
         self.stock.deal(self.rng, [self.hands[s] for s in order], DEALT_UP)
+        self.ranks: list[list[int]] = []
+        """Each hand's ranks, sorted, kept up to date: the legal plays are read from them."""
+        self.recount()
 
     # --- the contract -------------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
@@ -240,19 +244,20 @@ class ThreeUpState(State):
             return []
         if seat != self.turn:
             return []
-        source = self.hands[seat]
-        if not source:
-            if self.stock.size:  # an extra play with an empty hand: draw first
-                return [DRAW]
-            source = self.up[seat]
-            if not source:
-                return [FLIP]
+        if self.hands[seat]:
+            ranks = self.ranks[seat]
+        elif self.stock.size:  # an extra play with an empty hand: draw first
+            return [DRAW]
+        elif self.up[seat]:
+            ranks = sorted(map(RANK.__getitem__, self.up[seat]))
+        else:
+            return [FLIP]
         low = self.run_rank
+        if low:
+            ranks = ranks[bisect_left(ranks, low) :]
         acts: list[Action] = []
         last = k = 0
-        for rank in sorted(map(RANK.__getitem__, source)):
-            if rank < low:
-                continue
+        for rank in ranks:
             if rank != last:  # one card of a new value
                 last = rank
                 k = 0
@@ -295,6 +300,7 @@ class ThreeUpState(State):
                         pick = card
                         break
             hand.remove(pick)
+            self.ranks[seat].remove(rank)
             if known and pick in known:
                 known.discard(pick)
             elif self.bounds[seat]:
@@ -316,6 +322,7 @@ class ThreeUpState(State):
         elif kind == "draw":
             card = self.stock.draw(self.rng)
             self.hands[seat].append(card)
+            insort(self.ranks[seat], RANK[card])
             self.may_draw = False
             if events is not None:
                 events.append(
@@ -335,6 +342,7 @@ class ThreeUpState(State):
                     break
         for card in chosen:
             hand.remove(card)
+        self.ranks[seat] = sorted(map(RANK.__getitem__, hand))
         self.up[seat] = chosen
         if events is not None:  # what was chosen stays secret until everyone has chosen
             events.append(Event("chose", {"seat": seat}, {seat: {"up": _cards(chosen)}}))
@@ -372,11 +380,10 @@ class ThreeUpState(State):
         else:
             del picked[count:]
             hidden = count
-        if count == 1:
-            hand.remove(picked[0])
-        else:
-            for card in picked:
-                hand.remove(card)
+        ranks_held = self.ranks[seat]
+        for card in picked:
+            hand.remove(card)
+            ranks_held.remove(rank)
         bounds = self.bounds[seat]
         if bounds and hidden:  # the table cannot tell which bounded card went: drop the tightest
             for _ in range(hidden):
@@ -443,8 +450,11 @@ class ThreeUpState(State):
             stock = self.stock
             if stock.size and len(hand) < HAND_SIZE:
                 rng = self.rng
+                ranks = self.ranks[seat]
                 while len(hand) < HAND_SIZE and stock.size:
-                    hand.append(stock.draw(rng))
+                    card = stock.draw(rng)
+                    hand.append(card)
+                    insort(ranks, RANK[card])
             self.turns = turns = self.turns + 1
             limit = self.game.max_turns
             if limit and turns >= limit:
@@ -473,6 +483,7 @@ class ThreeUpState(State):
             hand.append(flipped)
             bounds.append(cap)
             bounds.sort()
+        self.ranks[seat] = sorted(map(RANK.__getitem__, hand))
         pile.clear()
         self.run_rank = 0
         self.run_len = 0
@@ -489,6 +500,7 @@ class ThreeUpState(State):
                     card = stock.draw(self.rng)
                     hand.append(card)
                     drawn.append(card)
+                    insort(self.ranks[seat], RANK[card])
                 if events is not None:
                     events.append(
                         Event(
@@ -534,6 +546,10 @@ class ThreeUpState(State):
             return
         self._seat_table()
         self.turn = self.nxt[seat]
+
+    def recount(self) -> None:
+        """Sort again every hand's ranks (after hands were dealt anew or set by hand)."""
+        self.ranks = [sorted(map(RANK.__getitem__, hand)) for hand in self.hands]
 
     def cards_left(self, seat: int) -> int:
         return len(self.hands[seat]) + len(self.up[seat]) + len(self.down[seat])
@@ -716,6 +732,7 @@ class ThreeUpState(State):
         twin.owed = self.owed
         twin.may_draw = self.may_draw
         twin.out = self.out.copy()
+        twin.ranks = [r.copy() for r in self.ranks]
         twin.nxt = self.nxt.copy()
         twin.finished = self.finished.copy()
         twin.turn = self.turn
@@ -776,6 +793,7 @@ class ThreeUpState(State):
             pool[j], pool[-1] = pool[-1], pool[j]
             cards[i] = pool.pop()
         twin.stock.replace(pool)
+        twin.recount()
         if choosing:
             history = twin.history
             for n, (s, action) in enumerate(history):
