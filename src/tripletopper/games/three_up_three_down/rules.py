@@ -35,7 +35,6 @@ from typing import Any
 from tripletopper.cards.deck import Card
 from tripletopper.cards.three_up import (
     CLEAR,
-    COLOR_LETTERS,
     RANK,
     RANK_NAMES,
     THREE_UP,
@@ -74,6 +73,7 @@ DEALT_UP = 6
 """Cards each player chooses the 3UP cards from."""
 MAX_PLAYERS = 6
 UNBOUNDED = TOP_RANK
+"""The bound of a hidden card the table knows nothing about (any rank)."""
 COLOR_CHOICES = ("RGB", "RG", "RB", "GB", "R", "G", "B")
 SOURCES = ("hand", "3UP", "3DOWN")
 CLEAR_NAMES = {CLEAR: "C", CLEAR + 1: "C+1", CLEAR + 2: "C+2", 0: "run"}
@@ -813,4 +813,4 @@ def _missing(cards: list[Card], ranks: tuple[int, ...], where: str) -> str:
     return "that is not one of your choices"
 
 
-__all__ = ["COLOR_LETTERS", "ThreeUpState", "ThreeUpThreeDown"]
+__all__ = ["ThreeUpState", "ThreeUpThreeDown"]
