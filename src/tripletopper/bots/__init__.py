@@ -23,7 +23,10 @@ ANY_GAME = "*"
 
 BOTS: dict[str, dict[str, type[Bot]]] = {
     "random": {ANY_GAME: RandomBot},
-    "heuristic": {"thirty-two": ThirtyTwoHeuristic, "three-up-three-down": ThreeUpHeuristic},
+    "heuristic": {
+        "thirty-two": ThirtyTwoHeuristic,
+        "three-up-three-down": ThreeUpHeuristic,
+    },
 }
 
 
