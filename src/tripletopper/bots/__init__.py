@@ -15,6 +15,7 @@ from collections.abc import Callable
 from tripletopper.bots import thirty_one, thirty_two
 from tripletopper.bots.base import Bot, RandomBot, SeatView
 from tripletopper.bots.levels import LEVELS
+from tripletopper.bots.three_up_three_down import ThreeUpHeuristic
 from tripletopper.engine import Game
 from tripletopper.engine.options import Option
 from tripletopper.errors import InvalidOptionError
@@ -26,6 +27,7 @@ BOTS: dict[str, dict[str, type[Bot]]] = {
     "heuristic": {
         "thirty-two": thirty_two.ThirtyTwoHeuristic,
         "thirty-one": thirty_one.ThirtyOneHeuristic,
+        "three-up-three-down": ThreeUpHeuristic,
     },
 }
 

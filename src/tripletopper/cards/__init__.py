@@ -2,12 +2,12 @@
 
 - :data:`TRIPLE_TOPPER`: 125 cards (Thirty-Two, Triple Topper Toe, Memo Match).
 - :data:`STANDARD`: the 52-card deck (Thirty-One with organs).
-
-A game's deck is any :class:`Deck`; 3UP 3DOWN brings its own 84-card one.
+- :data:`THREE_UP`: the 84-card 3UP 3DOWN deck (numbers 1-10 and Clears, in copies).
 """
 
 from tripletopper.cards.deck import Card, Deck
 from tripletopper.cards.standard import STANDARD
+from tripletopper.cards.three_up import THREE_UP
 from tripletopper.cards.triple_topper import TRIPLE_TOPPER, long_name, wild_count
 
-__all__ = ["STANDARD", "TRIPLE_TOPPER", "Card", "Deck", "long_name", "wild_count"]
+__all__ = ["STANDARD", "THREE_UP", "TRIPLE_TOPPER", "Card", "Deck", "long_name", "wild_count"]

@@ -1,0 +1,136 @@
+"""A sensible 3UP 3DOWN player that sees only its own observation.
+
+- **3UP choice.**  The three strongest cards go face up (Clears first, then the
+  highest numbers): they are played late, when there is no stock to help, so
+  they should be hard to get stuck with.
+- **Shedding.**  It plays the lowest value it may, all its copies at once, and
+  keeps high cards to answer high tops later.  Completing a run of three that
+  clears a pile of some size is free, so it takes that first.
+- **Clears** are saved: played when it is stuck (a Clear beats everything) or
+  when the pile has grown to ``big`` cards, cheapest kind first.
+- **Counting.**  It tracks every card that is out of the game (cleared), on
+  the pile, face up or known in a hand, so it knows how many of each value the
+  others could still hold.  With a big pile it keeps its Clear if a number it
+  can play would probably leave the next player unable to answer (few higher
+  cards or Clears unseen): that player then picks the big pile up.
+- **Optional draws** before an extra play are taken while it holds three cards
+  or fewer (the end-of-turn refill would bring it to three anyway, so the draw
+  only adds choice); with more it would only add a card to shed.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from tripletopper.bots.base import Bot, SeatView
+from tripletopper.cards.three_up import CLEAR, RANK, RANK_NAMES, THREE_UP, TOP_RANK, deck_cards
+from tripletopper.engine import Action, Game
+from tripletopper.games.three_up_three_down.actions import DRAW, choose_action
+
+_parse = THREE_UP.parse
+_RANK_OF_NAME = {name: r for r, name in enumerate(RANK_NAMES) if r}
+
+
+@lru_cache(maxsize=8)
+def deck_counts(colors: str) -> tuple[int, ...]:
+    """Physical cards of each rank in a deck of these colors."""
+    counts = [0] * (TOP_RANK + 1)
+    for card in deck_cards(colors):
+        counts[RANK[card]] += 1
+    return tuple(counts)
+
+
+class ThreeUpHeuristic(Bot):
+    name = "heuristic"
+    description = (
+        "strong 3UP cards, sheds the lowest card or set, saves Clears for big piles or when "
+        "stuck, counts the cleared cards"
+    )
+
+    def __init__(
+        self, game: Game, seat: int, seed: int = 0, *, big: int = 5, trap: float = 0.5
+    ) -> None:
+        super().__init__(game, seat, seed)
+        if big < 1:
+            raise ValueError("big must be at least 1")
+        self.big = big
+        self.trap = trap
+
+    def choose(self, view: SeatView) -> Action:
+        legal = view.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        obs = view.observation()
+        if obs["phase"] == "choose":
+            ranks = sorted((RANK[_parse(c)] for c in obs["hand"]), reverse=True)
+            return choose_action(ranks[:3])
+        plays = [a for a in legal if a[0] == "play"]
+        if DRAW in legal and (not plays or len(obs["hand"]) <= 3):
+            return DRAW
+        if not plays:
+            return legal[0]  # pick up
+        numbers = [a for a in plays if a[1][0] < CLEAR]
+        clears = [a for a in plays if a[1][0] >= CLEAR]
+        if not numbers:
+            return clears[0]  # stuck: the cheapest Clear
+        pile = obs["pile_size"]
+        if pile >= 3 and obs["top"] is not None:
+            top = _RANK_OF_NAME[obs["top"]]
+            for action in numbers:
+                if action[1][0] == top and obs["run"] + len(action[1]) >= 3:
+                    return action  # completes a run: the pile goes for free
+        lowest = _all_copies(numbers)
+        if clears and pile >= self.big:
+            unseen = self.unseen(obs)
+            for action in (lowest, _all_copies(numbers, highest=True)):
+                if self.p_stuck(obs, action[1][0], unseen) >= self.trap:
+                    return action  # the next player will probably have to take the pile
+            return clears[0]
+        return lowest
+
+    # --- card counting ------------------------------------------------------------------
+    def unseen(self, obs: dict[str, Any]) -> list[int]:
+        """How many cards of each rank this seat has not seen: the stock, the 3DOWN cards
+        and the others' hidden hand cards (all that is not cleared, on the pile, face up,
+        in its hand or known in another hand)."""
+        counts = list(deck_counts(obs["colors"]))
+        seen = obs["cleared"] + obs["pile"] + obs["hand"]
+        for info in obs["seats"]:
+            seen += (info["up"] or []) + info["known"]
+        for name in seen:
+            counts[RANK[_parse(name)]] -= 1
+        return counts
+
+    def p_stuck(self, obs: dict[str, Any], rank: int, unseen: list[int]) -> float:
+        """Chance that the next player cannot answer a ``rank`` on the pile."""
+        players = obs["players"]
+        nxt = (self.seat + 1) % players
+        seats = obs["seats"]
+        while seats[nxt]["out"]:
+            nxt = (nxt + 1) % players
+        info = seats[nxt]
+        total = sum(unseen)
+        if not total:
+            return 0.0
+        beat = sum(unseen[rank:]) / total
+        if info["hand_size"] == 0 and obs["stock_size"] == 0:
+            up = [RANK[_parse(c)] for c in info["up"] or []]
+            if up:
+                return 0.0 if any(r >= rank for r in up) else 1.0
+            return 1.0 - beat  # a blind 3DOWN flip
+        if any(RANK[_parse(c)] >= rank for c in info["known"]):
+            return 0.0
+        bounded = [_RANK_OF_NAME[b] for b in info["hidden_at_most"]]
+        free = info["hand_size"] - len(info["known"]) - len(bounded)
+        stuck: float = (1.0 - beat) ** max(0, int(free))
+        for bound in bounded:
+            if bound >= rank:
+                stuck *= 1.0 - sum(unseen[rank : bound + 1]) / max(1, sum(unseen[1 : bound + 1]))
+        return stuck
+
+
+def _all_copies(numbers: list[Action], highest: bool = False) -> Action:
+    """The play of every copy of the lowest (or highest) playable value."""
+    rank = numbers[-1][1][0] if highest else numbers[0][1][0]
+    return max((a for a in numbers if a[1][0] == rank), key=lambda a: len(a[1]))

@@ -1,0 +1,15 @@
+"""3UP 3DOWN (RULINGS §4): the shedding game with Clear, Clear+1 and Clear+2 cards."""
+
+from tripletopper.games.three_up_three_down.actions import CODEC, PLAYS, choose_action
+from tripletopper.games.three_up_three_down.narration import describe_event, values
+from tripletopper.games.three_up_three_down.rules import ThreeUpState, ThreeUpThreeDown
+
+__all__ = [
+    "CODEC",
+    "PLAYS",
+    "ThreeUpState",
+    "ThreeUpThreeDown",
+    "choose_action",
+    "describe_event",
+    "values",
+]

@@ -1,0 +1,111 @@
+"""3UP 3DOWN bots: legal, deterministic, fair (observation only) and sensible."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tripletopper.bots import SeatView, bot_names, make_bot
+from tripletopper.engine import Rng
+from tripletopper.games.three_up_three_down import ThreeUpThreeDown
+from tripletopper.runner import simulate
+
+from .helpers import arranged, stacked
+
+GAME = "three-up-three-down"
+
+
+def decide(state, seat=None, **params):
+    seat = state.to_act()[0] if seat is None else seat
+    spec = "heuristic" + "".join(f":{k}={v}" for k, v in params.items())
+    action = make_bot(spec, state.game, seat, 0).choose(SeatView(state, seat))
+    return state.game.action_to_text(action)
+
+
+def test_bots_on_offer():
+    assert bot_names(GAME) == ["heuristic", "random"]
+
+
+@settings(max_examples=25)
+@given(st.integers(0, 2**31), st.integers(2, 6), st.sampled_from(["heuristic", "random"]))
+def test_decisions_depend_only_on_the_seats_view(seed, players, name):
+    """The same bot facing a state resampled for its seat decides the same: it cannot
+    be using anything its seat does not know."""
+    game = ThreeUpThreeDown(players)
+    state = game.new_state(seed)
+    rng = Rng(seed)
+    for _ in range(120):
+        if state.is_terminal():
+            break
+        seat = state.to_act()[rng.below(len(state.to_act()))]
+        twin = state.resample(seat, rng)
+        a = make_bot(name, game, seat, seed).choose(SeatView(state, seat))
+        b = make_bot(name, game, seat, seed).choose(SeatView(twin, seat))
+        assert a == b
+        assert a in state.legal_actions(seat)
+        state.apply(a, seat)
+
+
+def test_heuristic_beats_random_clearly():
+    four = simulate(ThreeUpThreeDown(4), ["heuristic", "random"], 150, seed=5).by_bot()
+    assert four["heuristic"]["win_rate_per_seat"] > 0.35
+    assert four["random"]["win_rate_per_seat"] < 0.15
+    two = simulate(ThreeUpThreeDown(2), ["heuristic", "random"], 150, seed=5).by_bot()
+    assert two["heuristic"]["win_rate_per_seat"] > 0.75
+
+
+def test_heuristic_lays_its_strongest_cards_face_up():
+    state = stacked(2, {0: "1 1 1", 1: "2 2 2"}, {0: "3 4 9 8 10 C", 1: "3 5 9 9 C+1 C+2"})
+    assert decide(state, 0) == "choose 9 10 C"
+    assert decide(state, 1) == "choose 9 C+1 C+2"
+
+
+def test_heuristic_sheds_the_lowest_value_with_all_its_copies():
+    state = arranged(2, hands={0: "9 4 4 C 6", 1: "5 8"}, pile="3")
+    assert decide(state) == "play 4 4"
+
+
+def test_heuristic_saves_clears_unless_stuck_or_the_pile_is_big():
+    small = arranged(2, hands={0: "9 C", 1: "5 8"}, pile="3 4")
+    assert decide(small) == "play 9"
+    stuck = arranged(2, hands={0: "2 C+1 C", 1: "5 8"}, pile="3 4")
+    assert decide(stuck) == "play C"  # the cheapest Clear
+    big = arranged(
+        2, hands={0: "9 C", 1: "5 8 C+2"}, pile="2 3 4 5 6", stock="10 10 10 C C 1 1"
+    )  # plenty of unseen cards could answer a 9: clear the big pile
+    assert decide(big) == "play C"
+    assert decide(big, big=8) == "play 9"
+
+
+def test_heuristic_counts_cleared_cards_to_trap_the_next_player():
+    # A big pile, and the next player must answer a 10 with two unseen cards.  Every
+    # other 10 and Clear is out of the game, so the 10 is played and the Clear kept:
+    # the next player cannot beat it and takes the pile.
+    state = arranged(
+        2, hands={0: "10 C", 1: "2 3"}, pile="2 3 4 5 6", stock="1 1 1 1"
+    )  # everything not listed (other 10s, all Clears but ours) is out of the game
+    assert decide(state) == "play 10"
+    # With many unseen 10s and Clears around, it clears the big pile instead.
+    loose = arranged(2, hands={0: "10 C", 1: "2 3"}, pile="2 3 4 5 6",
+                     stock="10 10 10 10 C C C C+1 C+1 1")  # fmt: skip
+    assert decide(loose) == "play C"
+
+
+def test_heuristic_completes_a_run_to_clear_a_pile_for_free():
+    state = arranged(2, hands={0: "5 7 C", 1: "5 8"}, pile="2 3 7 7")
+    assert decide(state) == "play 7"
+
+
+def test_heuristic_draws_before_an_extra_play_only_while_it_costs_nothing():
+    few = arranged(2, hands={0: "C+1 4 9", 1: "5 8"}, pile="3", stock="2 6 6")
+    few.apply_text("play C+1")
+    assert decide(few) == "draw"
+    many = arranged(2, hands={0: "C+1 4 9 9 8", 1: "5 8"}, pile="3", stock="2 6 6")
+    many.apply_text("play C+1")
+    assert decide(many) == "play 4"
+
+
+def test_random_bot_is_deterministic_by_seed():
+    game = ThreeUpThreeDown(4)
+    runs = [simulate(game, ["random"], 30, seed=8).to_json() for _ in range(2)]
+    for run in runs:
+        del run["seconds"], run["actions_per_second"]
+    assert runs[0] == runs[1]
