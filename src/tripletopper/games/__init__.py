@@ -4,7 +4,7 @@ Adding a game is one line here (an explicit import, no registration by side
 effect) plus its module.
 
 >>> sorted(GAMES)
-['thirty-two']
+['thirty-two', 'toe']
 >>> make_game("thirty-two", players=3, counters=9).options["counters"]
 9
 """
@@ -14,9 +14,11 @@ from __future__ import annotations
 from tripletopper.engine import Game
 from tripletopper.errors import InvalidOptionError
 from tripletopper.games.thirty_two import ThirtyTwo
+from tripletopper.games.toe import Toe
 
 GAMES: dict[str, type[Game]] = {
     ThirtyTwo.name: ThirtyTwo,
+    Toe.name: Toe,
 }
 
 
