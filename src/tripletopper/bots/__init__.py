@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from tripletopper.bots.base import Bot, RandomBot, SeatView
 from tripletopper.bots.thirty_two import ThirtyTwoHeuristic
+from tripletopper.bots.toe import ToeHeuristic, ToeRandom
 from tripletopper.engine import Game
 from tripletopper.engine.options import Option
 from tripletopper.errors import InvalidOptionError
@@ -21,8 +22,8 @@ from tripletopper.errors import InvalidOptionError
 ANY_GAME = "*"
 
 BOTS: dict[str, dict[str, type[Bot]]] = {
-    "random": {ANY_GAME: RandomBot},
-    "heuristic": {"thirty-two": ThirtyTwoHeuristic},
+    "random": {ANY_GAME: RandomBot, "toe": ToeRandom},
+    "heuristic": {"thirty-two": ThirtyTwoHeuristic, "toe": ToeHeuristic},
 }
 
 
