@@ -81,4 +81,4 @@ def make_game(name: str, players: int | None = None, **options: object) -> Game:
     ident = needed(cls.check_players(count), options) if needed is not None else None
     if ident is None:
         return cls(count, **options)
-    return cls(count, bank=find_bank(ident), **options)  # type: ignore[call-arg]
+    return cls(count, bank=find_bank(ident), **options)

@@ -103,11 +103,13 @@ class ToeRandom(RandomBot):
         quiz = isinstance(game, Toe) and game.quiz
         self.quiz = QuizPlayer(self, accuracy, buzz, always_buzz=True) if quiz else None
 
-    def choose(self, view: SeatView) -> Action | None:
+    def choose(self, view: SeatView) -> Action:
         if self.quiz is not None:
             legal = view.legal_actions()
             if legal and legal[0][0] in ("buzz", "answer"):
-                return self.quiz.choose(view.observation())
+                action = self.quiz.choose(view.observation())
+                assert action is not None  # it always buzzes
+                return action
         return super().choose(view)
 
     def reaction_time(self, view: SeatView) -> float:
@@ -180,8 +182,8 @@ class ToeHeuristic(Bot):
                 values.append(-1.0)
                 continue
             value = 0.0
-            for line in LINES_THROUGH[cell]:
-                m, t = mine[line], theirs[line]
+            for index in LINES_THROUGH[cell]:
+                m, t = mine[index], theirs[index]
                 if not t:
                     value += OWN[m]
                 if not m:

@@ -101,9 +101,8 @@ class Option:
             ):
                 return float(value)
         elif self.kind == "text":
-            if isinstance(value, str) and 0 < len(value) <= 100 and not value.split()[1:]:
-                if value == value.strip():
-                    return value
+            if isinstance(value, str) and 0 < len(value) <= 100 and value.split() == [value]:
+                return value
         elif isinstance(value, str) and value in self.choices:
             return value
         raise self._error(value)

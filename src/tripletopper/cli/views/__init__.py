@@ -8,8 +8,10 @@ from typing import Any, Protocol, cast
 from rich.console import RenderableType
 
 from tripletopper.cli.views.thirty_two import ThirtyTwoView
+from tripletopper.cli.views.toe import ToeView
 from tripletopper.engine import Action, Game
 from tripletopper.games.thirty_two import ThirtyTwo
+from tripletopper.games.toe import Toe
 
 
 class GameView(Protocol):
@@ -24,6 +26,7 @@ class GameView(Protocol):
 
 VIEWS: dict[str, Callable[[Game], GameView]] = {
     "thirty-two": lambda game: ThirtyTwoView(cast(ThirtyTwo, game)),
+    "toe": lambda game: ToeView(cast(Toe, game)),
 }
 
 

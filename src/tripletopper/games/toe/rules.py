@@ -251,7 +251,9 @@ class Toe(Game):
                 isinstance(q, int) and not isinstance(q, bool) and 0 <= q < size
                 for q in stacked_questions
             ):
-                raise InvalidOptionError(f"questions must be a list of question numbers 0-{size - 1}")
+                raise InvalidOptionError(
+                    f"questions must be a list of question numbers 0-{size - 1}"
+                )
             qorder = list(stacked_questions)
         stacks = self.parse_decks(decks)
         origin = {"seed": seed, "decks": [_cards(d) for d in stacks] or None, "setup": setup}
@@ -259,8 +261,11 @@ class Toe(Game):
 
     # --- actions --------------------------------------------------------------------
     def parse_action(self, text: str) -> Action:
-        """Text form; ``play GS1`` (a natural card) is short for ``play GS1 at GS1``."""
+        """Text form; ``play GS1`` (a natural card) is short for ``play GS1 at GS1``, and a
+        letter alone (``B``) for ``answer B``."""
         tokens = text.split() if isinstance(text, str) else []
+        if len(tokens) == 1 and len(tokens[0]) == 1 and tokens[0].upper() in LETTERS:
+            text = f"answer {tokens[0]}"
         if len(tokens) == 2 and tokens[0].lower() == "play":
             card = CardParam("card", TRIPLE_TOPPER).from_wire(tokens[1])
             if WILDS[card]:
@@ -854,9 +859,11 @@ def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
     if kind == "played":
         card = event["card"]
         if event["cell"] is None:
-            return f"{phrase(who, 'plays', 'play')} {card}: it fits no free cell, the turn is wasted."
+            return (
+                f"{phrase(who, 'plays', 'play')} {card}: it fits no free cell, the turn is wasted."
+            )
         where = f" on {event['cell']}" if event["cell"] != card else ""
-        return f"{phrase(who, 'plays', 'play')} {card}{where} and {event['mark']} marks {event['cell']}."
+        return f"{phrase(who, 'plays', 'play')} {card}{where} ({event['mark']})."
     if kind == "reshuffled":
         return (
             f"The stock ran out: discards and played cards are shuffled into a new stock of "
@@ -879,8 +886,11 @@ def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
         said = f"{phrase(who, 'answers', 'answer')} {event['choice']}: " if event["choice"] else ""
         reveal = f"{event['answer']}) {event['answer_text']}"
         if event.get("tiebreak"):
-            return f"{said}{verdict} (the answer is {reveal}). {phrase(earner, 'wins', 'win')} the tiebreaker."
-        return f"{said}{verdict} (the answer is {reveal}). {phrase(earner, 'earns', 'earn')} a turn."
+            wins = phrase(earner, "wins", "win")
+            return f"{said}{verdict} (the answer is {reveal}). {wins} the tiebreaker."
+        return (
+            f"{said}{verdict} (the answer is {reveal}). {phrase(earner, 'earns', 'earn')} a turn."
+        )
     if kind == "tiebreak":
         marks = event["marks"]
         return f"A draw with {marks[0]} marks each: one tiebreaker question decides."
@@ -893,7 +903,10 @@ def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
             return f"Game over: a draw ({why})."
         winner = names[event["winners"][0]]
         if event.get("line"):
-            return f"Game over: {phrase(winner, 'wins', 'win')} with the line {' '.join(event['line'])}."
+            line = " ".join(event["line"])
+            return f"Game over: {phrase(winner, 'wins', 'win')} with the line {line}."
         marks = event.get("marks", [0, 0])
-        return f"Game over ({reason}): {phrase(winner, 'wins', 'win')}; marks {marks[0]}-{marks[1]}."
+        return (
+            f"Game over ({reason}): {phrase(winner, 'wins', 'win')}; marks {marks[0]}-{marks[1]}."
+        )
     return str(kind)
