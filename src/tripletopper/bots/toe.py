@@ -14,7 +14,9 @@ opponent has marks is worth blocking, a line both have marked is dead.  Then:
   (wild cards are kept unless they fit nothing).
 - **Quiz Show**: for each question the bot *knows* the answer with probability
   ``accuracy`` (its knowledge is the bank: a player who knows trivia); it buzzes
-  only when it knows, after ``buzz`` seconds (give or take 20%), and answers right.
+  when it knows, after ``buzz`` seconds (give or take 20%), and answers right.
+  When it does not know it keeps quiet, or with probability ``guess`` buzzes
+  anyway and answers wrong.
 
 :class:`ToeRandom` plays uniformly at random like ``random`` does everywhere,
 but in the Quiz Show it buzzes after ``buzz`` seconds (default at once) and is
@@ -41,17 +43,22 @@ CRITICAL = 5_000.0
 class QuizPlayer:
     """How a bot plays the questions: knows with ``accuracy``, buzzes after ``buzz`` s."""
 
-    def __init__(self, bot: Bot, accuracy: float | None, buzz: float, always_buzz: bool) -> None:
+    def __init__(
+        self, bot: Bot, accuracy: float | None, buzz: float, guess: float = 1.0
+    ) -> None:
         if accuracy is not None and not 0 <= accuracy <= 1:
             raise ValueError("accuracy must be from 0 to 1")
+        if not 0 <= guess <= 1:
+            raise ValueError("guess must be from 0 to 1")
         if buzz < 0:
             raise ValueError("buzz must be 0 seconds or more")
         self.bot = bot
         self.accuracy = accuracy
         self.buzz = buzz
-        self.always_buzz = always_buzz
+        self.guess = guess
         self.question = -1
         self.knows = False
+        self.buzzes = False
         self.delay = 0.0
         self.choice = 0
 
@@ -73,12 +80,13 @@ class QuizPlayer:
             wrong = [i for i in range(choices) if i != answer]
             self.choice = wrong[rng.below(len(wrong))]
         self.delay = self.buzz * (0.8 + 0.4 * rng.random())
+        self.buzzes = self.knows or rng.random() < self.guess
 
     def choose(self, obs: dict[str, Any]) -> Action | None:
         quiz = obs["quiz"]
         self._roll(quiz)
         if obs["phase"] == "buzz":
-            return ("buzz",) if self.knows or self.always_buzz else None
+            return ("buzz",) if self.buzzes else None
         return ("answer", self.choice)
 
     def reaction_time(self, obs: dict[str, Any]) -> float:
@@ -101,7 +109,7 @@ class ToeRandom(RandomBot):
     ) -> None:  # fmt: skip
         super().__init__(game, seat, seed)
         quiz = isinstance(game, Toe) and game.quiz
-        self.quiz = QuizPlayer(self, accuracy, buzz, always_buzz=True) if quiz else None
+        self.quiz = QuizPlayer(self, accuracy, buzz) if quiz else None
 
     def choose(self, view: SeatView) -> Action:
         if self.quiz is not None:
@@ -127,11 +135,11 @@ class ToeHeuristic(Bot):
 
     def __init__(
         self, game: Game, seat: int, seed: int = 0, *, accuracy: float = 0.7, buzz: float = 1.5,
-        wild_cost: float = 2.0, useful: float = 3.0,
+        guess: float = 0.0, wild_cost: float = 2.0, useful: float = 3.0,
     ) -> None:  # fmt: skip
         super().__init__(game, seat, seed)
         assert isinstance(game, Toe)
-        self.quiz = QuizPlayer(self, accuracy, buzz, always_buzz=False) if game.quiz else None
+        self.quiz = QuizPlayer(self, accuracy, buzz, guess) if game.quiz else None
         self.wild_cost = wild_cost
         self.useful = useful
 
