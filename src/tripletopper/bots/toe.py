@@ -110,6 +110,8 @@ class ToeRandom(RandomBot):
         super().__init__(game, seat, seed)
         quiz = isinstance(game, Toe) and game.quiz
         self.quiz = QuizPlayer(self, accuracy, buzz) if quiz else None
+        if self.quiz is None:  # plain games: the shared random choice, without a detour
+            self.choose = super().choose  # type: ignore[method-assign]
 
     def choose(self, view: SeatView) -> Action:
         if self.quiz is not None:

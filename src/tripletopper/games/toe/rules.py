@@ -354,11 +354,13 @@ class ToeState(State):
     # --- the contract -------------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
         phase = self.phase
+        if phase <= PLAY:
+            return _ALONE[self.turn]
         if phase == BUZZ:
             return _BOTH
         if phase == ANSWER:
             return _ALONE[self.buzzer]
-        return _NONE if phase == OVER else _ALONE[self.turn]
+        return _NONE
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
@@ -368,7 +370,15 @@ class ToeState(State):
 
     def _legal_for(self, seat: int) -> list[Action]:
         phase = self.phase
-        if phase <= PLAY:
+        if phase == TURN:  # the commonest case, inlined
+            if seat != self.turn:
+                return []
+            a, b, c = sorted(self.hands[seat])
+            return [
+                DRAW, ("discard", (a, b)), ("discard", (a, c)), ("discard", (b, c)),
+                ("discard", (a, b, c)),
+            ]  # fmt: skip
+        if phase == PLAY:
             return self._legal_actions(seat) if seat == self.turn else []
         if phase == BUZZ:
             return [BUZZ_ACTION] if seat in _BOTH else []
@@ -426,8 +436,17 @@ class ToeState(State):
             for card in cards:
                 hand.remove(card)
             self.discards[seat].extend(cards)
-            new = [self._draw_card(events) for _ in cards]
-            hand.extend(new)
+            stock = self.stock
+            count = len(cards)
+            if stock.size >= count:
+                stock.deal(self.rng, [hand], count)
+                new = hand[-count:]
+                if self.epoch:
+                    for card in new:
+                        self.drawn_epoch[card] = self.epoch
+            else:
+                new = [self._draw_card(events) for _ in cards]
+                hand.extend(new)
             if events is not None:
                 events.append(
                     Event(
