@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -12,8 +13,15 @@ DRAWN_BOARD = "XXOOXOXXOOXOXOXXXOXXXXOOXXOOOXOOOOXOOXOOOXOXXXOOOXOXOXOOOXXXXOXX"
 """A full board, 32 marks each, with no line of four (found by a local search)."""
 
 MINI_BANK_TEXT = "\n".join(
-    '{"question": "Question %d?", "choices": ["right %d", "wrong %d", "other %d"], '
-    '"answer": "right %d", "category": "Test", "difficulty": "easy"}' % (i, i, i, i, i)
+    json.dumps(
+        {
+            "question": f"Question {i}?",
+            "choices": [f"right {i}", f"wrong {i}", f"other {i}"],
+            "answer": f"right {i}",
+            "category": "Test",
+            "difficulty": "easy",
+        }
+    )
     for i in range(6)
 )
 MINI_BANK: QuestionBank = parse_bank(MINI_BANK_TEXT, "mini")

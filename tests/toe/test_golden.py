@@ -14,7 +14,9 @@ def test_golden_playthrough():
 def test_golden_quiz_playthrough():
     # Seed 3: questions buzzed, answered right and wrong, timed out; earned turns.
     game = Toe(2, quiz=True, bank=builtin_bank())
-    check_golden("toe-quiz.txt", playthrough(game, seed=3, bots="heuristic:accuracy=0.6:buzz=2:guess=0.5"))
+    check_golden(
+        "toe-quiz.txt", playthrough(game, seed=3, bots="heuristic:accuracy=0.6:buzz=2:guess=0.5")
+    )
 
 
 def perft(state: ToeState, depth: int) -> int:

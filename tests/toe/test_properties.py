@@ -214,4 +214,6 @@ def test_many_complete_random_games_end_properly() -> None:
             state.apply(action, seat, events=False)
         results = state.results()
         assert results is not None and sorted(s for g in results.ranking for s in g) == [0, 1]
-        assert abs(sum(results.returns()) - len(results.winners) / max(1, len(results.winners))) < 1e-9
+        assert (
+            abs(sum(results.returns()) - len(results.winners) / max(1, len(results.winners))) < 1e-9
+        )

@@ -78,7 +78,7 @@ def test_user_banks_are_loaded_named_and_replayed(tmp_path):
         make_game("toe", quiz=True, questions="unknown@0123456789ab")
     bad = tmp_path / "bad.csv"
     bad.write_text("question,answer\n", encoding="utf-8")
-    with pytest.raises(QuestionBankError, match="bad.csv: line 1"):
+    with pytest.raises(QuestionBankError, match=r"bad\.csv: line 1"):
         load_bank(bad)
     with pytest.raises(QuestionBankError, match="cannot read"):
         load_bank(tmp_path / "missing.jsonl")

@@ -242,7 +242,9 @@ def test_four_in_a_line_of_each_family_wins_at_once(line, family):
     state, events = win_by(line, filler)
     assert state.is_terminal()
     assert state.results().winners == (0,)
-    index = next(i for i, cells_ in enumerate(LINES) if {CELL_NAMES[c] for c in cells_} == set(line.split()))
+    index = next(
+        i for i, cells_ in enumerate(LINES) if {CELL_NAMES[c] for c in cells_} == set(line.split())
+    )
     assert index in LINE_FAMILIES[family]
     assert sorted(state.observation(1)["line"]) == sorted(line.split())
     assert events[-1]["type"] == "game_over" and events[-1]["reason"] == "line"

@@ -43,9 +43,7 @@ CRITICAL = 5_000.0
 class QuizPlayer:
     """How a bot plays the questions: knows with ``accuracy``, buzzes after ``buzz`` s."""
 
-    def __init__(
-        self, bot: Bot, accuracy: float | None, buzz: float, guess: float = 1.0
-    ) -> None:
+    def __init__(self, bot: Bot, accuracy: float | None, buzz: float, guess: float = 1.0) -> None:
         if accuracy is not None and not 0 <= accuracy <= 1:
             raise ValueError("accuracy must be from 0 to 1")
         if not 0 <= guess <= 1:

@@ -1,8 +1,12 @@
-"""``tripletopper play``: you against bots at a terminal table.
+"""``tripletopper play``: you against bots (or people at one keyboard) at a terminal table.
 
 Everything shown to you is built from your seat's observation and from events
 as your seat sees them, so the terminal never shows a card you could not see at
-a real table.
+a real table.  With several people at one keyboard (``--humans``) each sees
+only their own seat's view, on a screen cleared before the keyboard is passed;
+in races (buzzing in) each person has a key and the shared screen shows the
+public view only.  A timed phase (``State.timeout()``) gives the person to act
+its time limit, after which the table plays the timeout.
 """
 
 from __future__ import annotations

@@ -177,7 +177,7 @@ class Toe(Game):
         ),
         Option(
             "max_questions", "int", 1000, "Quiz Show: after this many questions the game is "
-            "drawn (a tiebreak that reaches it is a shared draw)", minimum=1, maximum=1_000_000,
+            "drawn (a tiebreak that reaches it is a shared draw)", minimum=1, maximum=100_000,
         ),
         Option(
             "questions", "text", BUILTIN, "Quiz Show: the question bank, 'builtin' or a "
