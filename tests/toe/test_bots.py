@@ -79,11 +79,19 @@ def test_heuristic_keeps_wild_cards_for_later():
 
 
 def test_heuristic_discards_a_hand_that_fits_no_useful_cell():
-    state = stacked({0: "RC1 YH2 GT3", 1: "BS4 RH1 YT2"})
-    preset(state, {"RC1": 1, "YH2": 1, "GT3": 1})
-    assert bot_play(state) == ("discard", (P("RC1"), P("YH2"), P("GT3")))
-    live = stacked({0: "RC1 YH2 GT3", 1: "BS4 RH1 YT2"})
+    state = stacked({0: "RC1 YH2 GS3", 1: "BS4 RH1 YT2"})
+    preset(state, {"RC1": 1, "YH2": 1, "GS3": 1})
+    assert bot_play(state) == ("discard", (P("RC1"), P("YH2"), P("GS3")))
+    live = stacked({0: "RC1 YH2 GS3", 1: "BS4 RH1 YT2"})
     assert bot_play(live) == ("draw",)
+    threat = stacked({0: "RC1 YH2 GS3", 1: "BS4 RH1 YT2"})
+    preset(threat, {"RC1": 1, "YH2": 1, "GS3": 1, "RC4": 1, "RH4": 1, "RT4": 1})
+    assert bot_play(threat) == ("draw",)  # dead cards, but RS4 must be blocked: try a draw
+    keep = stacked({0: "RC1 KH2 GS3", 1: "BS4 RH1 YT2"})
+    preset(keep, {"RC1": 1, "YH2": 1, "GS3": 1})
+    assert make_bot("heuristic:useful=100", keep.game, 0, 0).choose(SeatView(keep, 0)) == (
+        "discard", (P("RC1"), P("GS3")),
+    )  # fmt: skip
 
 
 def test_quiz_bots_answer_with_their_accuracy_and_buzz_delay():

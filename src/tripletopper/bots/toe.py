@@ -10,8 +10,8 @@ opponent has marks is worth blocking, a line both have marked is dead.  Then:
   card is wasted only when no card of the four can mark a free cell, and then
   the one with the fewest wilds.
 - **Turn**: draw when some card of the hand fits a useful free cell, or a line
-  must be completed or blocked; otherwise discard the 2 or 3 least useful cards
-  (wild cards are kept unless they fit nothing).
+  must be completed or blocked (the drawn card may do it); otherwise discard
+  the 2 or 3 least useful cards (wild cards are kept unless they fit nothing).
 - **Quiz Show**: for each question the bot *knows* the answer with probability
   ``accuracy`` (its knowledge is the bank: a player who knows trivia); it buzzes
   when it knows, after ``buzz`` seconds (give or take 20%), and answers right.
@@ -160,8 +160,8 @@ class ToeHeuristic(Bot):
             return max(legal, key=lambda action: self.play_value(action, values))
         hand = [_parse(c) for c in obs["hand"]]
         best = [self.card_value(card, values) for card in hand]
-        if max(best) >= self.useful:
-            return ("draw",)
+        if max(best) >= self.useful or max(values) >= CRITICAL:
+            return ("draw",)  # a useful card, or a line to complete or block: one more card
         # No card fits a useful free cell: throw the least useful, keeping live wilds.
         ranked = sorted(
             range(3), key=lambda i: (best[i] >= 0 and WILDS[hand[i]] > 0, best[i], -hand[i])

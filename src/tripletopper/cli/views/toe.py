@@ -41,7 +41,10 @@ class ToeView:
             head.append(f"{names[s]} ", style="bold" if s == seat else "")
             head.append(symbol[s], style=MARK_STYLES[symbol[s]])
             head.append(f" {obs['marks'][s]} marks   ")
-        head.append(f"turn {obs['turns'] + 1}/{obs['max_turns']}", style="dim")
+        if obs["result"] is None:
+            head.append(f"turn {obs['turns'] + 1}/{obs['max_turns']}", style="dim")
+        else:
+            head.append("game over", style="bold")
         counts = obs["discard_counts"]
         pile = Text(
             f"Stock {obs['stock_size']}, face-down discards {counts[x]} ({symbol[x]}) / "
