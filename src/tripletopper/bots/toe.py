@@ -30,7 +30,8 @@ from typing import Any
 from tripletopper.bots.base import Bot, RandomBot, SeatView
 from tripletopper.cards.triple_topper import TRIPLE_TOPPER, WILDS
 from tripletopper.engine import Action, Game
-from tripletopper.games.toe import FITS, LINES, LINES_THROUGH, WASTED, Toe
+from tripletopper.games.toe import FITS, LINES, LINES_THROUGH, WASTED, Toe, ToeState
+from tripletopper.games.toe.rules import ANSWER, BUZZ
 
 _parse = TRIPLE_TOPPER.parse
 OWN = (1.0, 3.0, 12.0, 10_000.0)
@@ -60,38 +61,44 @@ class QuizPlayer:
         self.delay = 0.0
         self.choice = 0
 
-    def _roll(self, quiz: dict[str, Any]) -> None:
-        """Decide once per question (choose may be asked several times)."""
-        question = quiz["question"]
-        if question["number"] == self.question:
-            return
-        self.question = question["number"]
+    def _roll(self, view: SeatView) -> bool:
+        """Decide once per question (choose may be asked several times); False if no
+        question is up.  Reads the question's public facts (number, id, choices) from
+        the seat's view without building a whole observation: simulations ask often."""
+        state = view._state
+        assert isinstance(state, ToeState)
+        if state.phase not in (BUZZ, ANSWER):
+            return False
+        number = state.questions_read
+        if number == self.question:
+            return True
+        self.question = number
         rng = self.bot.rng
-        choices = len(question["choices"])
-        bank = self.bot.game.bank  # type: ignore[attr-defined]
-        answer = bank.questions[question["id"]].answer
+        bank = state.game.bank
+        assert bank is not None
+        question = bank.questions[state.question]
+        choices = len(question.choices)
         accuracy = 1.0 / choices if self.accuracy is None else self.accuracy
         self.knows = rng.random() < accuracy
         if self.knows:
-            self.choice = answer
+            self.choice = question.answer
         else:
-            wrong = [i for i in range(choices) if i != answer]
+            wrong = [i for i in range(choices) if i != question.answer]
             self.choice = wrong[rng.below(len(wrong))]
         self.delay = self.buzz * (0.8 + 0.4 * rng.random())
         self.buzzes = self.knows or rng.random() < self.guess
+        return True
 
-    def choose(self, obs: dict[str, Any]) -> Action | None:
-        quiz = obs["quiz"]
-        self._roll(quiz)
-        if obs["phase"] == "buzz":
+    def choose(self, view: SeatView) -> Action | None:
+        """The quiz action now (None: keep quiet); only asked in a question phase."""
+        self._roll(view)
+        if view._state.phase == BUZZ:  # type: ignore[attr-defined]
             return ("buzz",) if self.buzzes else None
         return ("answer", self.choice)
 
-    def reaction_time(self, obs: dict[str, Any]) -> float:
-        quiz = obs.get("quiz")
-        if obs["phase"] != "buzz" or quiz is None:
+    def reaction_time(self, view: SeatView) -> float:
+        if not self._roll(view) or view._state.phase != BUZZ:  # type: ignore[attr-defined]
             return 0.0
-        self._roll(quiz)
         return self.delay
 
 
@@ -115,15 +122,13 @@ class ToeRandom(RandomBot):
         if self.quiz is not None:
             legal = view.legal_actions()
             if legal and legal[0][0] in ("buzz", "answer"):
-                action = self.quiz.choose(view.observation())
+                action = self.quiz.choose(view)
                 assert action is not None  # it always buzzes
                 return action
         return super().choose(view)
 
     def reaction_time(self, view: SeatView) -> float:
-        if self.quiz is None:
-            return 0.0
-        return self.quiz.reaction_time(view.observation())
+        return 0.0 if self.quiz is None else self.quiz.reaction_time(view)
 
 
 class ToeHeuristic(Bot):
@@ -144,17 +149,14 @@ class ToeHeuristic(Bot):
         self.useful = useful
 
     def reaction_time(self, view: SeatView) -> float:
-        if self.quiz is None:
-            return 0.0
-        return self.quiz.reaction_time(view.observation())
+        return 0.0 if self.quiz is None else self.quiz.reaction_time(view)
 
     def choose(self, view: SeatView) -> Action | None:
+        legal = view.legal_actions()
+        if self.quiz is not None and legal and legal[0][0] in ("buzz", "answer"):
+            return self.quiz.choose(view)
         obs = view.observation()
         phase = obs["phase"]
-        if phase in ("buzz", "answer"):
-            assert self.quiz is not None
-            return self.quiz.choose(obs)
-        legal = view.legal_actions()
         values = self.cell_values(obs)
         if phase == "play":
             return max(legal, key=lambda action: self.play_value(action, values))
