@@ -433,11 +433,14 @@ class ToeState(State):
         elif kind == "discard":
             hand = self.hands[seat]
             cards = action[1]
-            for card in cards:
-                hand.remove(card)
+            count = len(cards)
+            if count == 3:
+                hand.clear()
+            else:
+                hand.remove(cards[0])
+                hand.remove(cards[1])
             self.discards[seat].extend(cards)
             stock = self.stock
-            count = len(cards)
             if stock.size >= count:
                 stock.deal(self.rng, [hand], count)
                 new = hand[-count:]
