@@ -44,7 +44,7 @@ def stacked(
     game = Toe(2, bank=bank, **options)
     setup: dict[str, Any] = {"x": x}
     if questions is not None:
-        setup["questions"] = list(questions)
+        setup["question_order"] = list(questions)
     return game.new_state(seed, decks=[deal(x, hands, stock), *more], **setup)
 
 

@@ -168,10 +168,10 @@ def test_the_quiz_needs_a_bank_and_stacked_questions_need_the_quiz():
         Toe(2, quiz=True)
     with pytest.raises(InvalidOptionError, match="bank given is"):
         Toe(2, quiz=True, bank=MINI_BANK, questions="other@123")
-    with pytest.raises(InvalidOptionError, match="need the Quiz Show"):
-        Toe(2).new_state(0, questions=[1])
+    with pytest.raises(InvalidOptionError, match="needs the Quiz Show"):
+        Toe(2).new_state(0, question_order=[1])
     with pytest.raises(InvalidOptionError, match="question numbers 0-5"):
-        Toe(2, quiz=True, bank=MINI_BANK).new_state(0, questions=[9])
+        Toe(2, quiz=True, bank=MINI_BANK).new_state(0, question_order=[9])
     assert Toe(2, quiz=True, bank=MINI_BANK).options["questions"] == MINI_BANK.ident
 
 

@@ -202,7 +202,7 @@ class Toe(Game):
             ActionKind("timeout", (), "the table: time is up (a clock's action, not a player's)"),
         ]
     )
-    setup_keys = ("x", "questions")
+    setup_keys = ("x", "question_order")
 
     bank: QuestionBank | None
 
@@ -241,18 +241,18 @@ class Toe(Game):
         x = setup.get("x")
         if x is not None and (not isinstance(x, int) or isinstance(x, bool) or x not in (0, 1)):
             raise InvalidOptionError("x must be the seat of X: 0 or 1")
-        stacked_questions = setup.get("questions")
+        stacked_questions = setup.get("question_order")
         qorder: list[int] = []
         if stacked_questions is not None:
             size = len(self.bank) if self.bank is not None else 0
             if not self.quiz:
-                raise InvalidOptionError("stacked questions need the Quiz Show (quiz=true)")
+                raise InvalidOptionError("a question order needs the Quiz Show (quiz=true)")
             if not isinstance(stacked_questions, list | tuple) or not all(
                 isinstance(q, int) and not isinstance(q, bool) and 0 <= q < size
                 for q in stacked_questions
             ):
                 raise InvalidOptionError(
-                    f"questions must be a list of question numbers 0-{size - 1}"
+                    f"question_order must be a list of question numbers 0-{size - 1}"
                 )
             qorder = list(stacked_questions)
         stacks = self.parse_decks(decks)
