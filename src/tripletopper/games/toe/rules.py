@@ -421,16 +421,7 @@ class ToeState(State):
 
     def _apply(self, seat: int, action: Action, events: list[Event] | None) -> None:
         kind = action[0]
-        if kind == "play":
-            self._play(seat, action[1], action[2], events)
-        elif kind == "draw":
-            card = self._draw_card(events)
-            self.hands[seat].append(card)
-            self.drawn = card
-            self.phase = PLAY
-            if events is not None:
-                events.append(Event("drew", {"seat": seat}, {seat: {"card": _fmt[card]}}))
-        elif kind == "discard":
+        if kind == "discard":  # first: the commonest action of random playouts
             hand = self.hands[seat]
             cards = action[1]
             count = len(cards)
@@ -443,21 +434,28 @@ class ToeState(State):
             stock = self.stock
             if stock.size >= count:
                 stock.deal(self.rng, [hand], count)
-                new = hand[-count:]
                 if self.epoch:
-                    for card in new:
+                    for card in hand[-count:]:
                         self.drawn_epoch[card] = self.epoch
             else:
-                new = [self._draw_card(events) for _ in cards]
-                hand.extend(new)
+                hand.extend([self._draw_card(events) for _ in cards])
             if events is not None:
                 events.append(
                     Event(
-                        "discarded", {"seat": seat, "count": len(cards)},
-                        {seat: {"cards": _cards(cards), "drew": _cards(new)}},
+                        "discarded", {"seat": seat, "count": count},
+                        {seat: {"cards": _cards(cards), "drew": _cards(hand[-count:])}},
                     )
                 )  # fmt: skip
             self._end_turn(events)
+        elif kind == "play":
+            self._play(seat, action[1], action[2], events)
+        elif kind == "draw":
+            card = self._draw_card(events)
+            self.hands[seat].append(card)
+            self.drawn = card
+            self.phase = PLAY
+            if events is not None:
+                events.append(Event("drew", {"seat": seat}, {seat: {"card": _fmt[card]}}))
         elif kind == "buzz":
             self.buzzer = seat
             self.phase = ANSWER
