@@ -182,3 +182,13 @@ def test_the_bank_is_used_again_when_every_question_was_read():
         act(state, "timeout", seat=TABLE)
         seen.append(state.question)
     assert sorted(seen[:6]) == list(range(6)) and sorted(seen[6:]) == list(range(6))
+
+
+def test_a_stacked_question_already_read_gives_way_to_a_random_one():
+    state = quiz(questions=[1, 1, 4])
+    seen = [state.question]
+    for _ in range(2):
+        act(state, "timeout", seat=TABLE)
+        seen.append(state.question)
+    assert seen[0] == 1 and seen[1] != 1 and state.qorder == []
+    assert seen[2] == 4 or seen[1] == 4

@@ -606,10 +606,9 @@ class ToeState(State):
         pool = self.qpool
         if not pool:  # every question was read: the bank is used again
             pool.extend(range(len(self._bank())))
-        if self.qorder:
-            index = pool.index(self.qorder.pop(0)) if self.qorder[0] in pool else -1
-            if index < 0:
-                index = self.rng.below(len(pool))
+        if self.qorder:  # a stacked order: its next question, if it is still unread
+            wanted = self.qorder.pop(0)
+            index = pool.index(wanted) if wanted in pool else self.rng.below(len(pool))
         else:
             index = self.rng.below(len(pool))
         pool[index], pool[-1] = pool[-1], pool[index]
