@@ -335,3 +335,12 @@ def test_the_table_has_no_action_in_the_plain_game():
     assert state.legal_actions(TABLE) == [] and state.timeout() is None
     with pytest.raises(IllegalActionError):
         state.apply(("timeout",), TABLE)
+
+
+def test_compact_actions_with_values_out_of_range_are_malformed():
+    state = Toe(2).new_state(1)
+    before = state.dump()
+    for action in [("play", 3, 999), ("discard", (500, 1)), ("discard", "x"), ("play", "RC1", 3)]:
+        with pytest.raises(MalformedActionError, match="not a well-formed action"):
+            state.apply(action)
+    assert state.dump() == before
