@@ -176,14 +176,18 @@ class TerminalTable:
         if seat == self.seat or len(self.players_here()) < 2:
             self.seat = seat
             return
+        self.clear_screen()
+        self.ask(f"[bold]Pass the keyboard to {self.names[seat]}[/bold], then press Enter. ", None)
+        self.clear_screen()
+        self.seat = seat
+        self.flush()
+
+    def clear_screen(self) -> None:
+        """Wipe the screen and its scrollback, so nobody can scroll up to another's cards."""
         console = self.console
         console.clear()
         if console.is_terminal:
-            console.file.write("\x1b[3J")  # also clear the scrollback: no peeking upwards
-        self.ask(f"[bold]Pass the keyboard to {self.names[seat]}[/bold], then press Enter. ", None)
-        console.clear()
-        self.seat = seat
-        self.flush()
+            console.file.write("\x1b[3J")
 
     def bot_turn(self) -> None:
         seat, action = choose_next(self.state, self.bots, self.views)
@@ -229,7 +233,7 @@ class TerminalTable:
         """
         console, state = self.console, self.state
         ends = None if deadline is None else time.monotonic() + deadline
-        console.print()
+        self.clear_screen()  # the last player's own view may still be on screen
         console.print(self.view.table(state.public_observation(), self.names))
         keys = {BUZZ_KEYS[i]: seat for i, seat in enumerate(racing[: len(BUZZ_KEYS)])}
         hint = ", ".join(f"{self.names[seat]} types {key}" for key, seat in keys.items())
