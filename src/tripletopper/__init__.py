@@ -17,7 +17,8 @@ from tripletopper.errors import (
     MalformedActionError,
     TripleTopperError,
 )
-from tripletopper.games import GAMES, game_class, make_game
+from tripletopper.games import GAMES, game_class
+from tripletopper.question_banks import make_game
 
 __version__ = "0.1.0"
 

@@ -28,7 +28,7 @@ from typing import Any
 
 from tripletopper.engine import Action, Event, Game, State
 from tripletopper.errors import InvalidRecordError, TripleTopperError
-from tripletopper.games import make_game
+from tripletopper.question_banks import make_game
 
 FORMAT = "tripletopper-record"
 VERSION = 1

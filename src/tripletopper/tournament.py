@@ -28,7 +28,7 @@ from typing import Any
 
 from tripletopper.bots import SeatView, bot_factory
 from tripletopper.engine import Game
-from tripletopper.games import make_game
+from tripletopper.question_banks import make_game
 from tripletopper.runner import bot_seed, choose_next, game_seed, gc_paused
 
 Z95 = 1.959963984540054

@@ -16,6 +16,7 @@ from tripletopper.bots import thirty_one, thirty_two
 from tripletopper.bots.base import Bot, RandomBot, SeatView
 from tripletopper.bots.levels import LEVELS
 from tripletopper.bots.three_up_three_down import ThreeUpHeuristic
+from tripletopper.bots.toe import ToeHeuristic, ToeRandom
 from tripletopper.engine import Game
 from tripletopper.engine.options import Option
 from tripletopper.errors import InvalidOptionError
@@ -23,11 +24,12 @@ from tripletopper.errors import InvalidOptionError
 ANY_GAME = "*"
 
 BOTS: dict[str, dict[str, type[Bot]]] = {
-    "random": {ANY_GAME: RandomBot},
+    "random": {ANY_GAME: RandomBot, "toe": ToeRandom},
     "heuristic": {
         "thirty-two": thirty_two.ThirtyTwoHeuristic,
         "thirty-one": thirty_one.ThirtyOneHeuristic,
         "three-up-three-down": ThreeUpHeuristic,
+        "toe": ToeHeuristic,
     },
 }
 

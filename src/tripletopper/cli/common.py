@@ -11,7 +11,7 @@ import click
 from tripletopper.bots import bot_factory
 from tripletopper.engine import Game, parse_option_pairs
 from tripletopper.errors import TripleTopperError
-from tripletopper.games import game_class
+from tripletopper.question_banks import load_bank, make_game
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -19,8 +19,17 @@ NAMES = ("Ann", "Ben", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy")
 """Names given to the bots at a terminal table."""
 
 
+def questions_option(func: F) -> F:
+    """--questions FILE: a user question bank (Quiz Show)."""
+    return click.option(
+        "--questions", "questions", type=click.Path(exists=True, dir_okay=False), default=None,
+        help="A question bank file (JSON lines or CSV) for the Quiz Show; see docs/questions.md.",
+    )(func)  # fmt: skip
+
+
 def game_options(func: F) -> F:
-    """--players, --option and --seed, shared by play and simulate."""
+    """--players, --option, --seed and --questions, shared by play and simulate."""
+    func = questions_option(func)
     func = click.option(
         "--seed", type=int, default=None, help="Random seed (same seed, same game)."
     )(func)
@@ -32,12 +41,29 @@ def game_options(func: F) -> F:
     return func
 
 
-def build_game(name: str, players: int | None, options: Sequence[str]) -> Game:
-    """The game from command-line words, or a usage error naming what was wrong."""
+def build_game(
+    name: str, players: int | None, options: Sequence[str], questions: str | None = None
+) -> Game:
+    """The game from command-line words, or a usage error naming what was wrong.
+
+    ``questions`` is a question bank file: it is loaded and named by the game's
+    ``questions`` option.
+    """
     try:
-        cls = game_class(name)
-        given = parse_option_pairs(options)
-        return cls(players if players is not None else cls.min_players, **given)
+        given: dict[str, object] = dict(parse_option_pairs(options))
+        if questions is not None:
+            given["questions"] = load_bank(questions).ident
+        return make_game(name, players, **given)
+    except TripleTopperError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def load_questions(questions: str | None) -> None:
+    """Load a question bank file so that saved games naming it can be replayed."""
+    if questions is None:
+        return
+    try:
+        load_bank(questions)
     except TripleTopperError as exc:
         raise click.UsageError(str(exc)) from None
 

@@ -1,8 +1,12 @@
-"""``tripletopper play``: you against bots at a terminal table.
+"""``tripletopper play``: you against bots (or people at one keyboard) at a terminal table.
 
 Everything shown to you is built from your seat's observation and from events
 as your seat sees them, so the terminal never shows a card you could not see at
-a real table.
+a real table.  With several people at one keyboard (``--humans``) each sees
+only their own seat's view, on a screen cleared before the keyboard is passed;
+in races (buzzing in) each person has a key and the shared screen shows the
+public view only.  A timed phase (``State.timeout()``) gives the person to act
+its time limit, after which the table plays the timeout.
 """
 
 from __future__ import annotations
@@ -54,51 +58,92 @@ class Quit(Exception):
     help="Bots for the other seats, in seat order (repeated to fill; default heuristic).",
 )  # fmt: skip
 @click.option("--save", type=click.Path(dir_okay=False), help="Save the game to this file.")
-@click.option("--name", default="You", show_default=True, help="Your name at the table.")
+@click.option(
+    "--name", "names", multiple=True, help="Your name at the table (repeat it with --humans)."
+)
+@click.option(
+    "--humans", type=click.IntRange(min=1), default=1, show_default=True,
+    help="Players at this keyboard, from --seat on (hot seat: hidden cards are shown to "
+    "each in turn, with a screen to pass the keyboard).",
+)  # fmt: skip
 def play_command(
     game: str, players: int | None, options: Sequence[str], seed: int | None, seat: int,
-    bot_list: str | None, save: str | None, name: str,
+    bot_list: str | None, save: str | None, names: Sequence[str], humans: int,
+    questions: str | None,
 ) -> None:  # fmt: skip
-    """Play GAME against bots in the terminal."""
-    the_game = build_game(game, players, options)
+    """Play GAME against bots (or other people at this keyboard) in the terminal."""
+    the_game = build_game(game, players, options, questions)
     if not 0 <= seat < the_game.players:
         raise click.UsageError(f"--seat must be from 0 to {the_game.players - 1}")
+    if humans > the_game.players:
+        raise click.UsageError(f"--humans must be at most {the_game.players}")
+    if len(names) > humans:
+        raise click.UsageError("give at most one --name per human player")
     specs = split_bots(bot_list) or ["heuristic"]
     check_bots(specs, the_game)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     console = Console(highlight=False)
-    table = TerminalTable(the_game, seat, specs, seed, console, name)
+    table = TerminalTable(the_game, seat, specs, seed, console, names, humans)
     try:
         table.run()
     except Quit:
         console.print("You leave the table.")
     finally:
         if save:
-            Record.from_state(table.state, table.names, human_seat=seat).save(save)
+            meta = {"human_seat": seat}
+            if humans > 1:
+                meta["human_seats"] = list(table.humans)  # type: ignore[assignment]
+            Record.from_state(table.state, table.names, **meta).save(save)
             console.print(f"Game saved to {save} (replay it with `tripletopper replay {save}`).")
 
 
+BUZZ_KEYS = "alzm"
+"""Keys the players at one keyboard type to act first in a race (buzzing in)."""
+
+
 class TerminalTable:
+    """A game at the terminal: bots and one or more people at this keyboard.
+
+    ``seat`` is the person at the keyboard now.  With several people (hot seat)
+    the keyboard is passed between them on a cleared screen, and each is told
+    what happened since their last go, as their own seat saw it.
+    """
+
+    humans: tuple[int, ...] = ()
+    """The seats played at this keyboard (empty means just ``seat``)."""
+
     def __init__(
         self, game: Game, seat: int, specs: Sequence[str], seed: int, console: Console,
-        name: str = "You",
+        name: str | Sequence[str] = "You", humans: int = 1,
     ) -> None:  # fmt: skip
         self.game = game
         self.seat = seat
         self.console = console
         self.view = view_for(game)
-        others = [s for s in range(game.players) if s != seat]
+        self.humans = tuple((seat + i) % game.players for i in range(humans))
+        given = [name] if isinstance(name, str) else list(name)
+        default = ["You"] if humans == 1 else []
+        human_names = given + default[len(given) :]
+        others = [s for s in range(game.players) if s not in self.humans]
         self.specs = {s: specs[i % len(specs)] for i, s in enumerate(others)}
-        self.names = [
-            name if s == seat else f"{NAMES[s]} ({self.specs[s]})" for s in range(game.players)
-        ]  # narration says "you" for the seat named YOU
+        self.names = []  # narration says "you" for the seat named YOU
+        for s in range(game.players):
+            if s in self.humans:
+                index = self.humans.index(s)
+                self.names.append(human_names[index] if index < len(human_names) else NAMES[s])
+            else:
+                self.names.append(f"{NAMES[s]} ({self.specs[s]})")
         self.state: State = game.new_state(seed)
         self.bots: list[Bot | None] = [
-            make_bot(self.specs[s], game, s, derive_seed(seed, s, 1)) if s != seat else None
+            make_bot(self.specs[s], game, s, derive_seed(seed, s, 1)) if s in self.specs else None
             for s in range(game.players)
         ]
         self.views = [SeatView(self.state, s) for s in range(game.players)]
+        self.backlog: dict[int, list[Text]] = {s: [] for s in self.humans}
+
+    def players_here(self) -> tuple[int, ...]:
+        return self.humans or (self.seat,)
 
     def run(self) -> None:
         console = self.console
@@ -106,23 +151,51 @@ class TerminalTable:
         console.print(f"[bold]{self.game.title}[/bold] - {self.game.players} players, seed {seed}.")
         console.print(Text(HELP_TEXT, style="dim"))
         state = self.state
+        here = self.players_here()
         while not state.is_terminal():
             seats = state.to_act()
-            if self.seat not in seats:
+            mine = [s for s in seats if s in here]
+            if not mine:
                 self.bot_turn()
             elif len(seats) == 1:
-                self.human_turn()
+                self.seat_turn(mine[0])
             else:
                 self.race()
         self.show_results(state.results())
+
+    def seat_turn(self, seat: int) -> None:
+        """A person's turn; a timed phase (such as answering a question) may run out."""
+        self.hand_to(seat)
+        limit = self.state.timeout()
+        if not self.human_turn(limit[0] if limit else None) and limit is not None:
+            self.console.print("[dim]Time is up.[/dim]")
+            self.apply(limit[1], TABLE)
+
+    def hand_to(self, seat: int) -> None:
+        """Pass the keyboard to ``seat``: clear the screen first if it was someone else's."""
+        if seat == self.seat or len(self.players_here()) < 2:
+            self.seat = seat
+            return
+        self.clear_screen()
+        self.ask(f"[bold]Pass the keyboard to {self.names[seat]}[/bold], then press Enter. ", None)
+        self.clear_screen()
+        self.seat = seat
+        self.flush()
+
+    def clear_screen(self) -> None:
+        """Wipe the screen and its scrollback, so nobody can scroll up to another's cards."""
+        console = self.console
+        console.clear()
+        if console.is_terminal:
+            console.file.write("\x1b[3J")
 
     def bot_turn(self) -> None:
         seat, action = choose_next(self.state, self.bots, self.views)
         self.apply(action, seat)
 
     def race(self) -> None:
-        """Several seats may act, you among them: you have until the quickest bot acts
-        (or the phase's time limit) to act first."""
+        """Several seats may act, people among them: they have until the quickest bot
+        acts (or the phase's time limit) to act first."""
         state = self.state
         quickest: tuple[float, int, Action] | None = None
         for seat in state.to_act():
@@ -136,7 +209,14 @@ class TerminalTable:
                     quickest = (delay, seat, action)
         limit = state.timeout()
         deadlines = [d for d in (quickest and quickest[0], limit and limit[0]) if d is not None]
-        if self.human_turn(min(deadlines) if deadlines else None):
+        deadline = min(deadlines) if deadlines else None
+        racing = [s for s in state.to_act() if s in self.players_here()]
+        if len(racing) > 1:
+            acted = self.key_race(racing, deadline)
+        else:
+            self.hand_to(racing[0])
+            acted = self.human_turn(deadline, race=True)
+        if acted:
             return
         if quickest is not None and (limit is None or quickest[0] <= limit[0]):
             self.apply(quickest[2], quickest[1])
@@ -144,17 +224,60 @@ class TerminalTable:
             self.console.print("[dim]Time is up.[/dim]")
             self.apply(limit[1], TABLE)
 
-    def human_turn(self, deadline: float | None = None) -> bool:
-        """Show the table and ask for an action; False if ``deadline`` seconds passed first."""
+    def key_race(self, racing: list[int], deadline: float | None) -> bool:
+        """People at one keyboard race: each has a key; the first to type it acts.
+
+        The shared screen shows the public view only.  A player whose only
+        action is the race's (buzzing in) acts at once; otherwise the keyboard
+        is passed to them to choose, with the time that is left.
+        """
+        console, state = self.console, self.state
+        ends = None if deadline is None else time.monotonic() + deadline
+        self.clear_screen()  # the last player's own view may still be on screen
+        console.print(self.view.table(state.public_observation(), self.names))
+        keys = {BUZZ_KEYS[i]: seat for i, seat in enumerate(racing[: len(BUZZ_KEYS)])}
+        hint = ", ".join(f"{self.names[seat]} types {key}" for key, seat in keys.items())
+        console.print(f"[bold]Race![/bold] {hint} (then Enter).")
+        while True:
+            left = None if ends is None else ends - time.monotonic()
+            answer = self.ask("[bold]Key:[/bold] ", left)
+            if answer is None:
+                return False
+            key = answer.strip().lower()
+            if key in ("q", "quit", "exit"):
+                raise Quit
+            seat = keys.get(key)
+            if seat is None:
+                console.print(f"[red]Type one of {', '.join(keys)}.[/red]")
+                continue
+            legal = state.legal_actions(seat)
+            if len(legal) == 1:
+                self.apply(legal[0], seat)
+                return True
+            self.hand_to(seat)
+            return self.human_turn(None if ends is None else ends - time.monotonic())
+
+    def human_turn(self, deadline: float | None = None, race: bool = False) -> bool:
+        """Show the table and ask for an action; False if ``deadline`` seconds passed first.
+
+        In a race (``race``) a lone action, such as buzzing in, is also taken by Enter.
+        """
         state, console = self.state, self.console
         obs = state.observation(self.seat)
         console.print()
         console.print(self.view.table(obs, self.names))
         legal = state.legal_actions(self.seat)
+        custom = getattr(self.view, "menu", None)
+        lines = custom(legal, obs) if custom is not None else None
+        if lines is None:
+            lines = [(n, self.view.action_label(a, obs)) for n, a in enumerate(legal, 1)]
         menu = Table(box=None, show_header=False, pad_edge=False)
-        for number, action in enumerate(legal, 1):
-            menu.add_row(f"[bold]{number}[/bold].", self.view.action_label(action, obs))
+        for number, label in lines:
+            menu.add_row(f"[bold]{number}[/bold]." if number else "", label)
         console.print(menu)
+        quick = race and len(legal) == 1
+        if quick:
+            console.print("[dim](Enter alone does it.)[/dim]")
         ends = None if deadline is None else time.monotonic() + deadline
         while True:
             prompt = "[bold]Your move:[/bold] "
@@ -163,6 +286,8 @@ class TerminalTable:
             answer = self.ask(prompt, None if ends is None else ends - time.monotonic())
             if answer is None:
                 return False
+            if quick and not answer.strip():
+                answer = "1"
             chosen = self.read_action(answer.strip(), legal)
             if chosen is None:
                 continue
@@ -218,13 +343,25 @@ class TerminalTable:
             return None
 
     def apply(self, action: Action, seat: int) -> list[Event]:
+        """Apply an action; each person is told its events as their seat sees them."""
         events = self.state.apply(action, seat)
-        for event in events:
-            text = narration(self.game.describe_event(event.view(self.seat), self.names))
-            if event.type in ("hand_over", "game_over", "knocked"):
-                text.stylize("bold")
-            self.console.print(text)
+        backlog = getattr(self, "backlog", None) or {self.seat: []}
+        for viewer, lines in backlog.items():
+            for event in events:
+                text = narration(self.game.describe_event(event.view(viewer), self.names))
+                if event.type in ("hand_over", "game_over", "knocked"):
+                    text.stylize("bold")
+                lines.append(text)
+        self.backlog = backlog
+        self.flush()
         return events
+
+    def flush(self) -> None:
+        """Print what the person at the keyboard has not been told yet."""
+        lines = self.backlog.get(self.seat, [])
+        for text in lines:
+            self.console.print(text)
+        lines.clear()
 
     def show_results(self, results: Results | None) -> None:
         if results is None:

@@ -14,7 +14,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from tripletopper.cli.cards import narration
-from tripletopper.cli.common import NAMES
+from tripletopper.cli.common import NAMES, load_questions, questions_option
 from tripletopper.cli.views import view_for
 from tripletopper.engine import YOU
 from tripletopper.errors import TripleTopperError
@@ -30,11 +30,13 @@ from tripletopper.record import Record, load_records
               help="Which game of a file saved by simulate.")  # fmt: skip
 @click.option("--table/--no-table", default=False, help="Draw the table after every action.")
 @click.option("--step", is_flag=True, help="Wait for Enter after every action.")
+@questions_option
 def replay_command(
     path: str, seat: int | None, public: bool, all_seeing: bool, index: int, table: bool,
-    step: bool,
+    step: bool, questions: str | None,
 ) -> None:  # fmt: skip
     """Replay a game saved with --save, from one seat's view (or --public, or --all)."""
+    load_questions(questions)
     try:
         records = load_records(path)
     except TripleTopperError as exc:

@@ -33,10 +33,10 @@ from tripletopper.runner import Simulation, simulate
 )
 def simulate_command(
     game: str, players: int | None, options: Sequence[str], seed: int | None, count: int,
-    bot_list: str, as_json: bool, save: str | None, progress: bool | None,
+    bot_list: str, as_json: bool, save: str | None, progress: bool | None, questions: str | None,
 ) -> None:  # fmt: skip
     """Play many games of GAME between bots and report how each seat and bot did."""
-    the_game = build_game(game, players, options)
+    the_game = build_game(game, players, options, questions)
     specs = split_bots(bot_list)
     if not specs:
         raise click.UsageError("--bots needs at least one bot")

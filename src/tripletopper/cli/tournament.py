@@ -33,10 +33,11 @@ from tripletopper.tournament import Tournament, run_tournament
 def tournament_command(
     game: str, players: int | None, options: Sequence[str], seed: int | None, bot_list: str,
     count: int, workers: int | None, out: str | None, as_json: bool, progress: bool | None,
+    questions: str | None,
 ) -> None:  # fmt: skip
     """Play GAME between bots with balanced seatings; report win rates (95% intervals),
     mean places and OpenSkill ratings."""
-    the_game = build_game(game, players, options)
+    the_game = build_game(game, players, options, questions)
     specs = split_bots(bot_list)
     if len(specs) < 2:
         raise click.UsageError("--bots needs at least two bots to compare")

@@ -377,7 +377,10 @@ class State(ABC):
         except MalformedActionError as exc:
             return exc
         assert isinstance(action, tuple)
-        text = self.game.action_to_text(action)
+        try:
+            text = self.game.action_to_text(action)
+        except (IndexError, KeyError, TypeError, ValueError):  # e.g. a card int out of range
+            return MalformedActionError(f"{action!r} is not a well-formed action")
         if self.is_terminal():
             return IllegalActionError(f"the game is over: {text!r} cannot be played")
         if not isinstance(seat, int) or not (seat == TABLE or 0 <= seat < self.game.players):

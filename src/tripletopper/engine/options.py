@@ -23,8 +23,10 @@ _FALSE = {"0", "false", "no", "off", "n"}
 class Option:
     """One named option of a game.
 
-    ``kind`` is ``"bool"``, ``"int"``, ``"float"`` or ``"choice"``.  ``default`` may
-    be a function of the number of players (e.g. Thirty-Two's counters).
+    ``kind`` is ``"bool"``, ``"int"``, ``"float"``, ``"choice"`` or ``"text"`` (a
+    short name such as a question bank's id: non-empty, at most 100 characters,
+    no spaces).  ``default`` may be a function of the number of players (e.g.
+    Thirty-Two's counters).
     """
 
     name: str
@@ -45,6 +47,8 @@ class Option:
             return "true or false"
         if self.kind == "choice":
             return "one of " + ", ".join(self.choices)
+        if self.kind == "text":
+            return "a name without spaces (at most 100 characters)"
         low = "" if self.minimum is None else f"{self.minimum:g}"
         high = "" if self.maximum is None else f"{self.maximum:g}"
         noun = "a whole number" if self.kind == "int" else "a number"
@@ -81,7 +85,7 @@ class Option:
 
     def validate(self, value: object) -> OptionValue:
         """Check a value given as a Python/JSON value; strings are parsed."""
-        if isinstance(value, str) and self.kind != "choice":
+        if isinstance(value, str) and self.kind not in ("choice", "text"):
             value = self.parse(value)
         if self.kind == "bool":
             if isinstance(value, bool):
@@ -96,6 +100,9 @@ class Option:
                 and self._in_range(value)
             ):
                 return float(value)
+        elif self.kind == "text":
+            if isinstance(value, str) and 0 < len(value) <= 100 and value.split() == [value]:
+                return value
         elif isinstance(value, str) and value in self.choices:
             return value
         raise self._error(value)

@@ -4,7 +4,7 @@ Adding a game is one line here (an explicit import, no registration by side
 effect) plus its module.
 
 >>> sorted(GAMES)
-['thirty-one', 'thirty-two', 'three-up-three-down']
+['thirty-one', 'thirty-two', 'three-up-three-down', 'toe']
 >>> make_game("thirty-two", players=3, counters=9).options["counters"]
 9
 """
@@ -16,11 +16,13 @@ from tripletopper.errors import InvalidOptionError
 from tripletopper.games.thirty_one import ThirtyOne
 from tripletopper.games.thirty_two import ThirtyTwo
 from tripletopper.games.three_up_three_down import ThreeUpThreeDown
+from tripletopper.games.toe import Toe
 
 GAMES: dict[str, type[Game]] = {
     ThirtyTwo.name: ThirtyTwo,
     ThirtyOne.name: ThirtyOne,
     ThreeUpThreeDown.name: ThreeUpThreeDown,
+    Toe.name: Toe,
 }
 
 

@@ -10,10 +10,12 @@ from rich.console import RenderableType
 from tripletopper.cli.views.thirty_one import ThirtyOneView
 from tripletopper.cli.views.thirty_two import ThirtyTwoView
 from tripletopper.cli.views.three_up_three_down import ThreeUpView
+from tripletopper.cli.views.toe import ToeView
 from tripletopper.engine import Action, Game
 from tripletopper.games.thirty_one import ThirtyOne
 from tripletopper.games.thirty_two import ThirtyTwo
 from tripletopper.games.three_up_three_down import ThreeUpThreeDown
+from tripletopper.games.toe import Toe
 
 
 class GameView(Protocol):
@@ -30,6 +32,7 @@ VIEWS: dict[str, Callable[[Game], GameView]] = {
     "thirty-two": lambda game: ThirtyTwoView(cast(ThirtyTwo, game)),
     "thirty-one": lambda game: ThirtyOneView(cast(ThirtyOne, game)),
     "three-up-three-down": lambda game: ThreeUpView(cast(ThreeUpThreeDown, game)),
+    "toe": lambda game: ToeView(cast(Toe, game)),
 }
 
 

@@ -1,0 +1,1 @@
+"""Data files shipped with the package (the Quiz Show question bank)."""

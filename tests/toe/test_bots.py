@@ -1,0 +1,124 @@
+"""Toe bots: legal, deterministic, fair (observation only) and sensible."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tripletopper.bots import SeatView, bot_names, make_bot
+from tripletopper.cards import TRIPLE_TOPPER
+from tripletopper.engine import Rng
+from tripletopper.games.toe import WASTED, Toe, cell_of
+from tripletopper.question_banks import builtin_bank
+from tripletopper.runner import choose_next, play_game, simulate
+
+from .helpers import MINI_BANK, preset, stacked
+
+P = TRIPLE_TOPPER.parse
+
+
+def test_bots_on_offer():
+    assert bot_names("toe") == ["heuristic", "random"]
+
+
+@settings(max_examples=20)
+@given(st.integers(0, 2**31), st.booleans(), st.sampled_from(["heuristic", "random"]))
+def test_decisions_depend_only_on_the_seats_view(seed, quiz, name):
+    game = Toe(2, quiz=quiz, bank=builtin_bank() if quiz else None)
+    state = game.new_state(seed)
+    rng = Rng(seed)
+    for _ in range(80):
+        if state.is_terminal():
+            break
+        for seat in state.to_act():
+            twin = state.resample(seat, rng)
+            a = make_bot(name, game, seat, seed).choose(SeatView(state, seat))
+            b = make_bot(name, game, seat, seed).choose(SeatView(twin, seat))
+            assert a == b
+            assert a is None or a in state.legal_actions(seat)
+        bots = [make_bot(name, game, s, seed + s) for s in (0, 1)]
+        seat, action = choose_next(state, bots, [SeatView(state, s) for s in (0, 1)])
+        state.apply(action, seat)
+
+
+def test_heuristic_beats_random_clearly():
+    for options in ({}, {"quiz": True}):
+        game = Toe(2, bank=builtin_bank() if options else None, **options)
+        report = simulate(game, ["heuristic", "random"], 60, seed=5).by_bot()
+        assert report["heuristic"]["win_rate_per_seat"] > 0.9, options
+
+
+def bot_play(state, seat=0, **params):
+    spec = "heuristic" + "".join(f":{k}={v}" for k, v in params.items())
+    return make_bot(spec, state.game, seat, 0).choose(SeatView(state, seat))
+
+
+def test_heuristic_wins_when_it_can():
+    state = stacked({0: "KB? YH2 GT3", 1: "BS4 RH1 YT2"}, stock="BC1")
+    preset(state, {"RC1": 0, "YC1": 0, "GC1": 0, "YH1": 1})
+    state.apply(("draw",))
+    assert bot_play(state) == ("play", P("BC1"), cell_of("BC1"))  # the natural card, not KB?
+
+
+def test_heuristic_blocks_three_in_a_line():
+    state = stacked({0: "KB? YH2 GT3", 1: "BS4 RH1 YT2"}, stock="RS4")
+    preset(state, {"RC4": 1, "RH4": 1, "RT4": 1, "GT3": 0})
+    state.apply(("draw",))
+    assert bot_play(state) == ("play", P("RS4"), cell_of("RS4"))
+    state = stacked({0: "KB? YH2 GT3", 1: "BS4 RH1 YT2"}, stock="YC2")
+    preset(state, {"RC4": 1, "RH4": 1, "RT4": 1})
+    state.apply(("draw",))
+    assert bot_play(state) == ("play", P("KB?"), cell_of("RS4"))  # a wild for a critical cell
+
+
+def test_heuristic_keeps_wild_cards_for_later():
+    state = stacked({0: "KB? YH2 GT3", 1: "BS4 RH1 YT2"}, stock="RC1")
+    state.apply(("draw",))
+    action = bot_play(state)
+    assert action[1] != P("KB?") and action[2] != WASTED
+
+
+def test_heuristic_discards_a_hand_that_fits_no_useful_cell():
+    state = stacked({0: "RC1 YH2 GS3", 1: "BS4 RH1 YT2"})
+    preset(state, {"RC1": 1, "YH2": 1, "GS3": 1})
+    assert bot_play(state) == ("discard", (P("RC1"), P("YH2"), P("GS3")))
+    live = stacked({0: "RC1 YH2 GS3", 1: "BS4 RH1 YT2"})
+    assert bot_play(live) == ("draw",)
+    threat = stacked({0: "RC1 YH2 GS3", 1: "BS4 RH1 YT2"})
+    preset(threat, {"RC1": 1, "YH2": 1, "GS3": 1, "RC4": 1, "RH4": 1, "RT4": 1})
+    assert bot_play(threat) == ("draw",)  # dead cards, but RS4 must be blocked: try a draw
+    keep = stacked({0: "RC1 KH2 GS3", 1: "BS4 RH1 YT2"})
+    preset(keep, {"RC1": 1, "YH2": 1, "GS3": 1})
+    assert make_bot("heuristic:useful=100", keep.game, 0, 0).choose(SeatView(keep, 0)) == (
+        "discard", (P("RC1"), P("GS3")),
+    )  # fmt: skip
+
+
+def test_quiz_bots_answer_with_their_accuracy_and_buzz_delay():
+    game = Toe(2, quiz=True, bank=MINI_BANK)
+    state = game.new_state(1)
+    views = [SeatView(state, s) for s in (0, 1)]
+    sure = make_bot("heuristic:accuracy=1:buzz=2", game, 0, 1)
+    blank = make_bot("heuristic:accuracy=0", game, 1, 1)
+    assert sure.choose(views[0]) == ("buzz",) and blank.choose(views[1]) is None
+    assert 1.6 <= sure.reaction_time(views[0]) <= 2.4
+    assert choose_next(state, [sure, blank], views)[0] == 0
+    state.apply(("buzz",), 0)
+    assert sure.choose(views[0]) == ("answer", 0)  # the mini bank's answers are all A
+    idle = [make_bot("heuristic:accuracy=0", game, s, s) for s in (0, 1)]
+    fresh = game.new_state(2)
+    assert choose_next(fresh, idle, [SeatView(fresh, s) for s in (0, 1)]) == (-1, ("timeout",))
+    slow = make_bot("random:buzz=1:accuracy=0", game, 0, 3)
+    fresh_view = SeatView(fresh, 0)
+    assert slow.choose(fresh_view) == ("buzz",) and 0.8 <= slow.reaction_time(fresh_view) <= 1.2
+    fresh.apply(("buzz",), 0)
+    assert slow.choose(fresh_view) != ("answer", 0)  # accuracy 0: always wrong
+
+
+def test_accuracy_shows_in_simulations():
+    game = Toe(2, quiz=True, bank=builtin_bank())
+    specs = ["heuristic:accuracy=0.9:buzz=1", "heuristic:accuracy=0.3:buzz=1"]
+    report = simulate(game, specs, 60, seed=2).to_json()
+    assert report["seats"][0]["win_rate"] > report["seats"][1]["win_rate"] + 0.3
+    final = play_game(game, [make_bot(s, game, i, 7) for i, s in enumerate(specs)], 7)
+    assert final.is_terminal()

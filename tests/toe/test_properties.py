@@ -1,0 +1,219 @@
+"""Properties over many random Toe games: nothing lost, nothing leaked, all replayable."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tripletopper.cards import TRIPLE_TOPPER
+from tripletopper.engine import TABLE, Rng
+from tripletopper.errors import IllegalActionError, MalformedActionError
+from tripletopper.games.toe import LINES, WASTED, Toe, ToeState
+from tripletopper.question_banks import builtin_bank
+from tripletopper.record import Record
+
+NAMES = TRIPLE_TOPPER.names
+ALL_CARDS = list(range(125))
+
+
+@st.composite
+def games(draw: st.DrawFn) -> tuple[Toe, int]:
+    quiz = draw(st.booleans())
+    options: dict[str, Any] = {"max_turns": draw(st.sampled_from([5, 60, 150]))}
+    if quiz:
+        options["max_questions"] = draw(st.sampled_from([3, 50, 1000]))
+    game = Toe(2, quiz=quiz, bank=builtin_bank() if quiz else None, **options)
+    return game, draw(st.integers(0, 2**40))
+
+
+def strings(value: Any) -> set[str]:
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*(strings(v) for v in value.values()), *(strings(k) for k in value))
+    if isinstance(value, list | tuple):
+        return set().union(*(strings(v) for v in value)) if value else set()
+    return set()
+
+
+def hidden_from(state: ToeState, seat: int | None) -> set[str]:
+    """Cards this seat cannot know the place of: the stock, the other hand, the other's
+    face-down discards."""
+    hidden = {NAMES[c] for c in state.stock.contents()}
+    for other in (0, 1):
+        if other != seat:
+            hidden |= {NAMES[c] for c in state.hands[other] + state.discards[other]}
+    return hidden
+
+
+def card_strings(obs: dict[str, Any]) -> set[str]:
+    """Card names in an observation; cell names (which look like cards) are left out, and
+    so is the card of the last mark: everyone saw it played, wherever it is now."""
+    return strings(dict(obs, last=None, line=None, board=None))
+
+
+def check_invariants(state: ToeState) -> None:
+    cards = state.hands[0] + state.hands[1] + state.stock.contents() + state.played
+    cards += state.discards[0] + state.discards[1]
+    assert sorted(cards) == ALL_CARDS
+    for seat in (0, 1):
+        assert state.marks[seat] == state.board.count(seat)
+        for index, line in enumerate(LINES):
+            assert state.counts[seat][index] == sum(state.board[c] == seat for c in line)
+    assert state.free == state.board.count(-1)
+    if not state.is_terminal():
+        assert max(max(state.counts[0]), max(state.counts[1])) < 4
+        for seat in (0, 1):
+            size = len(state.hands[seat])
+            assert size == (4 if state.phase == 1 and seat == state.turn else 3)
+    for seat in (None, 0, 1):
+        obs = state.public_observation() if seat is None else state.observation(seat)
+        json.dumps(obs)
+        leaked = card_strings(obs) & hidden_from(state, seat)
+        assert not leaked, (seat, leaked)
+        question = (obs.get("quiz") or {}).get("question")
+        if question is not None:
+            assert "answer" not in question
+
+
+def check_events(state: ToeState, events: list[Any], hidden: dict[int | None, set[str]]) -> None:
+    """Each event shows a viewer only what that viewer may see (as of before the action)."""
+    for event in events:
+        for seat in (None, 0, 1):
+            view = event.view(seat)
+            json.dumps(view)
+            if event.type == "drew":
+                assert ("card" in view) == (seat == view["seat"])
+            elif event.type == "discarded":
+                assert ("cards" in view) == ("drew" in view) == (seat == view["seat"])
+            elif event.type == "played":
+                pass  # played cards are face up
+            else:
+                assert event.secret is None
+                text = strings({k: v for k, v in view.items() if k not in ("line", "cell")})
+                assert not text & hidden[seat], (event, seat)
+
+
+def choose(state: ToeState, rng: Rng) -> tuple[int, tuple[Any, ...]]:
+    seats = list(state.to_act())
+    if len(seats) > 1:  # a buzz race: a random seat, or the table's timeout
+        if rng.below(4) == 0:
+            return TABLE, ("timeout",)
+        seat = seats[rng.below(2)]
+    else:
+        seat = seats[0]
+        if state.timeout() is not None and rng.below(8) == 0:
+            return TABLE, ("timeout",)
+    legal = state.legal_actions(seat)
+    return seat, legal[rng.below(len(legal))]
+
+
+def malformed(rng: Rng) -> list[tuple[Any, ...]]:
+    card = rng.below(125)
+    return [
+        ("play", card, rng.below(65)), ("play", card, WASTED), ("draw",), ("buzz",),
+        ("discard", (card, (card + 1) % 125)), ("answer", rng.below(6)), ("timeout",),
+        ("discard", (card,)), ("fly",), ("play", card),
+    ]  # fmt: skip
+
+
+@given(games())
+def test_random_games_keep_every_invariant(case: tuple[Toe, int]) -> None:
+    game, seed = case
+    state = game.new_state(seed)
+    rng = Rng(seed + 1)
+    for step in range(2000):
+        check_invariants(state)
+        if state.is_terminal():
+            break
+        if step % 7 == 0:  # illegal actions are refused and change nothing
+            before = state.dump()
+            for action in malformed(rng):
+                for seat in (0, 1, TABLE):
+                    if action in state.legal_actions(seat):
+                        continue
+                    try:
+                        state.apply(action, seat)
+                    except (IllegalActionError, MalformedActionError):
+                        pass
+                    else:  # pragma: no cover - the failure message
+                        raise AssertionError(f"{action} was accepted for {seat}")
+            assert state.dump() == before
+        if step % 5 == 0:  # a clone is independent
+            before = state.dump()
+            twin = state.clone()
+            assert twin.dump() == before
+            twin.apply(*reversed(choose(twin, rng.clone())))
+            assert state.dump() == before
+        hidden = {seat: hidden_from(state, seat) for seat in (None, 0, 1)}
+        seat, action = choose(state, rng)
+        events = state.apply(action, seat)
+        check_events(state, events, hidden)
+    else:  # pragma: no cover
+        raise AssertionError("the game did not end")
+    results = state.results()
+    assert results is not None and results.scores == (state.marks[0], state.marks[1])
+    record = Record.from_state(state)
+    again = Record.from_json(json.loads(record.dumps())).replay()
+    assert again.dump() == state.dump()
+
+
+@given(games(), st.integers(0, 2**32))
+def test_resample_keeps_what_the_seat_knows_and_redeals_the_rest(
+    case: tuple[Toe, int], sample_seed: int
+) -> None:
+    game, seed = case
+    state = game.new_state(seed)
+    rng = Rng(seed ^ 0x5A5A)
+    for step in range(300):
+        if state.is_terminal():
+            break
+        if step % 3 == 0:
+            for seat in (0, 1):
+                twin = state.resample(seat, Rng(sample_seed + step))
+                assert twin.observation(seat) == state.observation(seat)
+                assert twin.hands[seat] == state.hands[seat]
+                assert twin.discards[seat] == state.discards[seat]
+                check_invariants(twin)
+                for _ in range(8):  # the resampled future is playable
+                    if twin.is_terminal():
+                        break
+                    who, action = choose(twin, rng.clone())
+                    twin.apply(action, who)
+        seat, action = choose(state, rng)
+        state.apply(action, seat)
+
+
+def test_resample_respects_reshuffles() -> None:
+    """A card the seat saw go into a reshuffle cannot be in an older slot of the other hand."""
+    state = Toe(2).new_state(seed=11)
+    while state.epoch == 0:  # everyone throws three until the stock is rebuilt
+        state.apply(state.legal_actions()[-1])
+    rng = Rng(3)
+    for k in range(200):
+        seat = k % 2
+        other = 1 - seat
+        known = state.reshuffled[0][1 + seat]  # the seat's own discards
+        old = [i for i, c in enumerate(state.hands[other]) if state.drawn_epoch.get(c, 0) == 0]
+        assert old
+        twin = state.resample(seat, rng)
+        assert not {twin.hands[other][i] for i in old} & known
+
+
+def test_many_complete_random_games_end_properly() -> None:
+    for seed in range(200):
+        quiz = seed % 3 == 0
+        game = Toe(2, quiz=quiz, bank=builtin_bank() if quiz else None)
+        state = game.new_state(seed)
+        rng = Rng(seed)
+        while not state.is_terminal():
+            seat, action = choose(state, rng)
+            state.apply(action, seat, events=False)
+        results = state.results()
+        assert results is not None and sorted(s for g in results.ranking for s in g) == [0, 1]
+        assert (
+            abs(sum(results.returns()) - len(results.winners) / max(1, len(results.winners))) < 1e-9
+        )
