@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tripletopper.bots import thirty_one, thirty_two
+from tripletopper.bots import thirty_one, thirty_two, three_up_three_down, toe
 from tripletopper.bots.base import Bot, RandomBot, SeatView
 from tripletopper.bots.levels import LEVELS
 from tripletopper.bots.three_up_three_down import ThreeUpHeuristic
@@ -36,6 +36,8 @@ BOTS: dict[str, dict[str, type[Bot]]] = {
 LEVELS_BY_GAME: dict[str, dict[str, type[Bot]]] = {
     "thirty-two": thirty_two.LEVELS,
     "thirty-one": thirty_one.LEVELS,
+    "toe": toe.LEVELS,
+    "three-up-three-down": three_up_three_down.LEVELS,
 }
 """Each game's difficulty levels (``easy`` ... ``expert``), also playable as bot names."""
 

@@ -98,6 +98,15 @@ def standings_by(score: Callable[[State], list[int]], scale: Callable[[int], flo
     return evaluate
 
 
+def within_plies(plies: int) -> Horizon:
+    """A horizon: stop a playout ``plies`` actions after the decision being searched."""
+
+    def horizon(root: State, current: State) -> bool:
+        return current.version - root.version >= plies
+
+    return horizon
+
+
 def turns_taken(seats: list[int], first: int, played: int, seat: int) -> int:
     """Turns ``seat`` has had when ``played`` turns went round ``seats`` from ``first``."""
     position = (seats.index(seat) - seats.index(first)) % len(seats)
@@ -111,6 +120,9 @@ class SearchSpec:
     evaluate: Evaluate = game_result
     horizon: Horizon | None = None
     belief: Belief | None = None
+    searchable: Callable[[SeatView], bool] | None = None
+    """Whether to search this decision (default: every lone decision); the fallback
+    bot takes the others (a quiz answer is knowledge, not planning)."""
     playout_bot: type[Bot] = RandomBot
     exploration: float = 0.3
 
@@ -175,7 +187,8 @@ class ISMCTSBot(Bot):
 
     def choose(self, view: SeatView) -> Action | None:
         legal = view.legal_actions()
-        if len(view.to_act()) > 1:
+        searchable = self.spec.searchable
+        if len(view.to_act()) > 1 or (searchable is not None and not searchable(view)):
             return self.fallback.choose(view)
         if len(legal) == 1:
             return legal[0]

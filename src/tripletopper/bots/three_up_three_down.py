@@ -21,12 +21,15 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from tripletopper.bots.base import Bot, SeatView
+from tripletopper.bots.ismcts import SearchSpec, standings_by, within_plies
+from tripletopper.bots.levels import searching, sloppy
 from tripletopper.cards.three_up import CLEAR, RANK, RANK_NAMES, THREE_UP, TOP_RANK, deck_cards
-from tripletopper.engine import Action, Game
+from tripletopper.engine import Action, Game, State
 from tripletopper.games.three_up_three_down.actions import DRAW, choose_action
+from tripletopper.games.three_up_three_down.rules import CHOOSE, ThreeUpState
 
 _parse = THREE_UP.parse
 _RANK_OF_NAME = {name: r for r, name in enumerate(RANK_NAMES) if r}
@@ -134,3 +137,69 @@ def _all_copies(numbers: list[Action], highest: bool = False) -> Action:
     """The play of every copy of the lowest (or highest) playable value."""
     rank = numbers[-1][1][0] if highest else numbers[0][1][0]
     return max((a for a in numbers if a[1][0] == rank), key=lambda a: len(a[1]))
+
+
+class ThreeUpPlayout(Bot):
+    """A fast greedy policy for ISMCTS playouts in *sampled* worlds; never seated at a table.
+
+    It reads the sampled state for speed, but only what its seat could see there
+    (its legal plays, the pile): complete a run of three on a pile of three or more,
+    else shed the lowest value with all its copies; play a Clear when stuck or on a
+    pile of five or more; take the optional draws while holding three or fewer.
+    """
+
+    name = "three-up-playout"
+
+    def choose(self, view: SeatView) -> Action:
+        state = view._state  # a sampled world (see the class docstring)
+        assert isinstance(state, ThreeUpState)
+        seat = self.seat
+        legal = state.legal_actions(seat)
+        if len(legal) == 1:
+            return legal[0]
+        if state.phase == CHOOSE:
+            ranks = sorted((RANK[c] for c in state.hands[seat]), reverse=True)
+            return choose_action(ranks[:3])
+        plays = [a for a in legal if a[0] == "play"]
+        if DRAW in legal and (not plays or len(state.hands[seat]) <= 3):
+            return DRAW
+        if not plays:
+            return legal[0]
+        numbers = [a for a in plays if a[1][0] < CLEAR]
+        if not numbers:
+            return plays[0]
+        if len(state.pile) >= 3:
+            for action in numbers:
+                if action[1][0] == state.run_rank and state.run_len + len(action[1]) >= 3:
+                    return action
+        if len(numbers) < len(plays) and len(state.pile) >= 5:
+            return next(a for a in plays if a[1][0] >= CLEAR)
+        return _all_copies(numbers)
+
+
+def cards_left(state: State) -> list[int]:
+    """Minus the cards each seat still has to shed (more is worse)."""
+    table = cast(ThreeUpState, state)
+    return [
+        -(len(table.hands[s]) + len(table.up[s]) + len(table.down[s]))
+        for s in range(table.game.players)
+    ]
+
+
+SEARCH = SearchSpec(
+    evaluate=standings_by(cards_left, lambda players: 6.0),
+    horizon=within_plies(30),
+    playout_bot=ThreeUpPlayout,
+)
+
+LEVELS: dict[str, type[Bot]] = {
+    "easy": sloppy(ThreeUpHeuristic, 0.25, "the heuristic, with a wrong move one time in four"),
+    "medium": ThreeUpHeuristic,
+    "hard": searching(
+        SEARCH, ThreeUpHeuristic, 400, 0.0, "ISMCTS, 400 determinizations per decision"
+    ),
+    "expert": searching(
+        SEARCH, ThreeUpHeuristic, 1500, 0.0, "ISMCTS, 1500 determinizations per decision"
+    ),
+}
+"""The difficulty levels of 3UP 3DOWN (see ``docs/bots.md`` for how they compare)."""

@@ -25,13 +25,16 @@ right with probability ``accuracy`` (default: a blind guess).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from tripletopper.bots.base import Bot, RandomBot, SeatView
+from tripletopper.bots.ismcts import SearchSpec, within_plies
+from tripletopper.bots.levels import searching, sloppy
 from tripletopper.cards.triple_topper import TRIPLE_TOPPER, WILDS
-from tripletopper.engine import Action, Game
+from tripletopper.engine import Action, Game, State
 from tripletopper.games.toe import FITS, LINES, LINES_THROUGH, WASTED, Toe, ToeState
-from tripletopper.games.toe.rules import ANSWER, BUZZ
+from tripletopper.games.toe.rules import ANSWER, BUZZ, PLAY, TURN
 
 _parse = TRIPLE_TOPPER.parse
 OWN = (1.0, 3.0, 12.0, 10_000.0)
@@ -213,3 +216,108 @@ class ToeHeuristic(Bot):
         if value >= CRITICAL:
             return value - WILDS[card] * 0.01  # a critical cell: spend the tamest card
         return value - self.wild_cost * WILDS[card]
+
+
+POTENTIAL = (0.0, 1.0, 4.0, 16.0)
+"""What a line open to one player only is worth, by how many of its cells that player holds."""
+
+
+class ToePlayout(Bot):
+    """A fast greedy policy for ISMCTS playouts in *sampled* worlds; never seated at a table.
+
+    It reads the sampled state for speed (the board's line counts, its own hand):
+    draw when a card of the hand fits a free cell, else throw all three; play the
+    card and cell worth most by the lines through the cell, as the heuristic
+    values them, paying for wilds.  Quiz phases go to a quiz player of average
+    knowledge.
+    """
+
+    name = "toe-playout"
+
+    def __init__(self, game: Game, seat: int, seed: int = 0) -> None:
+        super().__init__(game, seat, seed)
+        assert isinstance(game, Toe)
+        self.quiz = QuizPlayer(self, 0.7, 1.5, 0.0) if game.quiz else None
+
+    def reaction_time(self, view: SeatView) -> float:
+        return 0.0 if self.quiz is None else self.quiz.reaction_time(view)
+
+    def choose(self, view: SeatView) -> Action | None:
+        state = view._state  # a sampled world (see the class docstring)
+        assert isinstance(state, ToeState)
+        phase = state.phase
+        if phase in (BUZZ, ANSWER):
+            return self.quiz.choose(view) if self.quiz is not None else None
+        seat = self.seat
+        board = state.board
+        if phase == TURN:
+            if any(board[cell] < 0 for card in state.hands[seat] for cell in FITS[card]):
+                return ("draw",)
+            return ("discard", tuple(sorted(state.hands[seat])))
+        mine, theirs = state.counts[seat], state.counts[1 - seat]
+        best: Action | None = None
+        best_value = -1e9
+        cell_value: dict[int, float] = {}
+        for action in state.legal_actions(seat):
+            card, cell = action[1], action[2]
+            if cell == WASTED:
+                value = -1.0 - WILDS[card]
+            else:
+                value = cell_value.get(cell, -1.0)
+                if value < 0:
+                    value = 0.0
+                    for line in LINES_THROUGH[cell]:
+                        if not theirs[line]:
+                            value += OWN[mine[line]]
+                        if not mine[line]:
+                            value += BLOCK[theirs[line]]
+                    cell_value[cell] = value
+                value -= 2.0 * WILDS[card]
+            if value > best_value:
+                best, best_value = action, value
+        return best
+
+
+def board_value(root: State, leaf: State) -> list[float]:
+    """Rewards at a playout's end: the real result once the game is over (a draw is
+    worth 0.5 to each), else the balance of lines still open to each player."""
+    state = leaf
+    assert isinstance(state, ToeState)
+    results = state.results()
+    if results is not None:
+        if not results.winners:
+            return [0.5, 0.5]
+        return results.returns()
+    potential = [0.0, 0.0]
+    counts = state.counts
+    for line in range(len(LINES)):
+        a, b = counts[0][line], counts[1][line]
+        if not b:
+            potential[0] += POTENTIAL[a]
+        if not a:
+            potential[1] += POTENTIAL[b]
+    edge = math.tanh((potential[0] - potential[1]) / 40.0)
+    return [0.5 + 0.4 * edge, 0.5 - 0.4 * edge]
+
+
+def board_decision(view: SeatView) -> bool:
+    """Search the board (turns and plays); the quiz is knowledge, left to the fallback."""
+    return view._state.phase in (TURN, PLAY)  # type: ignore[attr-defined]
+
+
+SEARCH = SearchSpec(
+    evaluate=board_value,
+    horizon=within_plies(24),
+    playout_bot=ToePlayout,
+    searchable=board_decision,
+)
+
+LEVELS: dict[str, type[Bot]] = {
+    "easy": sloppy(ToeHeuristic, 0.25, "the heuristic, with a wrong move one time in four"),
+    "medium": ToeHeuristic,
+    "hard": searching(SEARCH, ToeHeuristic, 400, 0.0, "ISMCTS, 400 determinizations per decision"),
+    "expert": searching(
+        SEARCH, ToeHeuristic, 1500, 0.0, "ISMCTS, 1500 determinizations per decision"
+    ),
+}
+"""The difficulty levels of Toe (see ``docs/bots.md`` for how they compare)."""
