@@ -4,7 +4,7 @@ Adding a game is one line here (an explicit import, no registration by side
 effect) plus its module.
 
 >>> sorted(GAMES)
-['thirty-two']
+['memo-match', 'thirty-two']
 >>> make_game("thirty-two", players=3, counters=9).options["counters"]
 9
 """
@@ -13,10 +13,12 @@ from __future__ import annotations
 
 from tripletopper.engine import Game
 from tripletopper.errors import InvalidOptionError
+from tripletopper.games.memo_match import MemoMatch
 from tripletopper.games.thirty_two import ThirtyTwo
 
 GAMES: dict[str, type[Game]] = {
     ThirtyTwo.name: ThirtyTwo,
+    MemoMatch.name: MemoMatch,
 }
 
 
