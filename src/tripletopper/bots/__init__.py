@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tripletopper.bots.base import Bot, RandomBot, SeatView
+from tripletopper.bots.memo_match import ForgetfulBot, PerfectBot
 from tripletopper.bots.thirty_two import ThirtyTwoHeuristic
 from tripletopper.engine import Game
 from tripletopper.engine.options import Option
@@ -23,6 +24,8 @@ ANY_GAME = "*"
 BOTS: dict[str, dict[str, type[Bot]]] = {
     "random": {ANY_GAME: RandomBot},
     "heuristic": {"thirty-two": ThirtyTwoHeuristic},
+    "perfect": {"memo-match": PerfectBot},
+    "forgetful": {"memo-match": ForgetfulBot},
 }
 
 

@@ -12,6 +12,7 @@ import select
 import sys
 import time
 from collections.abc import Sequence
+from typing import Any
 
 import click
 from rich.console import Console
@@ -19,7 +20,7 @@ from rich.markdown import Markdown
 from rich.table import Table
 from rich.text import Text
 
-from tripletopper.bots import Bot, SeatView, make_bot
+from tripletopper.bots import Bot, SeatView, bot_names, make_bot
 from tripletopper.cli.cards import narration
 from tripletopper.cli.common import (
     NAMES,
@@ -51,7 +52,8 @@ class Quit(Exception):
 @click.option("--seat", type=int, default=0, show_default=True, help="Your seat (0 = first).")
 @click.option(
     "--bots", "bot_list", default=None, metavar="A,B,...",
-    help="Bots for the other seats, in seat order (repeated to fill; default heuristic).",
+    help="Bots for the other seats, in seat order (repeated to fill; default the game's "
+    "heuristic bot).",
 )  # fmt: skip
 @click.option("--save", type=click.Path(dir_okay=False), help="Save the game to this file.")
 @click.option("--name", default="You", show_default=True, help="Your name at the table.")
@@ -63,7 +65,7 @@ def play_command(
     the_game = build_game(game, players, options)
     if not 0 <= seat < the_game.players:
         raise click.UsageError(f"--seat must be from 0 to {the_game.players - 1}")
-    specs = split_bots(bot_list) or ["heuristic"]
+    specs = split_bots(bot_list) or [default_bot(the_game)]
     check_bots(specs, the_game)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
@@ -77,6 +79,14 @@ def play_command(
         if save:
             Record.from_state(table.state, table.names, human_seat=seat).save(save)
             console.print(f"Game saved to {save} (replay it with `tripletopper replay {save}`).")
+
+
+def default_bot(game: Game) -> str:
+    """The game's ``heuristic`` bot, else its first bot that is not ``random``."""
+    names = bot_names(game.name)
+    if "heuristic" in names:
+        return "heuristic"
+    return next((name for name in names if name != "random"), "random")
 
 
 class TerminalTable:
@@ -151,10 +161,14 @@ class TerminalTable:
         console.print()
         console.print(self.view.table(obs, self.names))
         legal = state.legal_actions(self.seat)
+        # A view may number only some actions (Memo Match: not every flip) and hint the rest.
+        numbered = self.view.menu(legal, obs) if hasattr(self.view, "menu") else legal
         menu = Table(box=None, show_header=False, pad_edge=False)
-        for number, action in enumerate(legal, 1):
+        for number, action in enumerate(numbered, 1):
             menu.add_row(f"[bold]{number}[/bold].", self.view.action_label(action, obs))
         console.print(menu)
+        if hasattr(self.view, "hint"):
+            console.print(Text(self.view.hint(obs), style="dim"))
         ends = None if deadline is None else time.monotonic() + deadline
         while True:
             prompt = "[bold]Your move:[/bold] "
@@ -163,7 +177,7 @@ class TerminalTable:
             answer = self.ask(prompt, None if ends is None else ends - time.monotonic())
             if answer is None:
                 return False
-            chosen = self.read_action(answer.strip(), legal)
+            chosen = self.read_action(answer.strip(), numbered, obs)
             if chosen is None:
                 continue
             try:
@@ -191,7 +205,9 @@ class TerminalTable:
             raise Quit
         return line
 
-    def read_action(self, answer: str, legal: list[Action]) -> Action | None:
+    def read_action(
+        self, answer: str, legal: list[Action], obs: dict[str, Any] | None = None
+    ) -> Action | None:
         console = self.console
         if not answer:
             return None
@@ -211,6 +227,10 @@ class TerminalTable:
                 return legal[number - 1]
             console.print(f"[red]Choose a number from 1 to {len(legal)}.[/red]")
             return None
+        if obs is not None and hasattr(self.view, "read"):  # a view's shortcut ("C7")
+            shortcut: Action | None = self.view.read(answer, obs)
+            if shortcut is not None:
+                return shortcut
         try:
             return self.game.parse_action(answer)
         except TripleTopperError as exc:
@@ -219,6 +239,9 @@ class TerminalTable:
 
     def apply(self, action: Action, seat: int) -> list[Event]:
         events = self.state.apply(action, seat)
+        for bot in self.bots:  # bots with a memory hear what their seat sees
+            if bot is not None and bot.wants_events:
+                bot.observe([event.view(bot.seat) for event in events])
         for event in events:
             text = narration(self.game.describe_event(event.view(self.seat), self.names))
             if event.type in ("hand_over", "game_over", "knocked"):

@@ -7,8 +7,10 @@ from typing import Any, Protocol, cast
 
 from rich.console import RenderableType
 
+from tripletopper.cli.views.memo_match import MemoMatchView
 from tripletopper.cli.views.thirty_two import ThirtyTwoView
 from tripletopper.engine import Action, Game
+from tripletopper.games.memo_match import MemoMatch
 from tripletopper.games.thirty_two import ThirtyTwo
 
 
@@ -22,8 +24,15 @@ class GameView(Protocol):
         ...
 
 
+# Views may also define, for games with many similar actions (Memo Match's flips):
+#   menu(legal, obs) -> list[Action]   the actions to number (others are typed)
+#   hint(obs) -> str                   a line saying what to type
+#   read(answer, obs) -> Action | None a shortcut typed by the player ("C7")
+
+
 VIEWS: dict[str, Callable[[Game], GameView]] = {
     "thirty-two": lambda game: ThirtyTwoView(cast(ThirtyTwo, game)),
+    "memo-match": lambda game: MemoMatchView(cast(MemoMatch, game)),
 }
 
 

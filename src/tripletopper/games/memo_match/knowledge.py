@@ -42,7 +42,8 @@ _COMPATIBLE: dict[bytes, tuple[tuple[int, ...], ...]] = {}
 
 
 def compatible(variables: bytes) -> tuple[tuple[int, ...], ...]:
-    """``compatible(variables)[kind][c]``: bitmask of the cards ``d`` with ``kind`` true of ``(c, d)``."""
+    """``compatible(variables)[kind][c]``: bitmask of the cards ``d`` that ``kind`` allows
+    with ``c``."""
     table = _COMPATIBLE.get(variables)
     if table is None:
         table = tuple(

@@ -23,8 +23,8 @@ show that recall; a bot with a limited memory keeps its own from events.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from bisect import bisect_left
+from collections.abc import Mapping, Sequence
 from operator import itemgetter
 from typing import Any, ClassVar
 
@@ -230,11 +230,11 @@ class Claims(PositionActions):
 
 class MemoMatchState(State):
     __slots__ = (
-        "acts1", "active", "at", "nxt", "occ", "barred", "bonus_left", "claims", "constraints", "count",
-        "declarations", "declarer", "epoch", "epochs", "first", "knows", "leaders", "main_counts",
-        "order", "out", "phase", "piles", "playoff", "playoffs", "ppiles", "result", "rng",
-        "see", "set_aside", "size", "spotters", "stacks", "table", "takes", "total_turns", "turn",
-        "turns",
+        "active", "acts1", "at", "barred", "bonus_left", "claims", "constraints", "count",
+        "declarations", "declarer", "epoch", "epochs", "first", "knows", "leaders",
+        "main_counts", "nxt", "occ", "order", "out", "phase", "piles", "playoff", "playoffs",
+        "ppiles", "result", "rng", "see", "set_aside", "size", "spotters", "stacks", "table",
+        "takes", "total_turns", "turn", "turns",
     )  # fmt: skip
 
     game: MemoMatch
@@ -479,7 +479,10 @@ class MemoMatchState(State):
             table[p], table[q] = b, a
         if events is not None:
             events.append(
-                Event("missed", {"seat": seat, "positions": [_pos[p], _pos[q]], "swapped": game.swap})
+                Event(
+                    "missed",
+                    {"seat": seat, "positions": [_pos[p], _pos[q]], "swapped": game.swap},
+                )
             )
         if self.turns < game.max_turns:
             self.turn = self.nxt[seat]
@@ -732,7 +735,9 @@ class MemoMatchState(State):
             return
         self._start_playoff(leaders, pool, events)
 
-    def _start_playoff(self, leaders: list[int], pool: list[Card], events: list[Event] | None) -> None:
+    def _start_playoff(
+        self, leaders: list[int], pool: list[Card], events: list[Event] | None
+    ) -> None:
         players = self.game.players
         everyone = self._everyone()
         left = [c for c in self.table if c != EMPTY]
@@ -825,8 +830,9 @@ class MemoMatchState(State):
             "playoff_captured": [len(p) for p in self.ppiles] if self.playoff else None,
             "playoff_cards": (
                 [[_fmt[c] for c in p if knows[c] & bit] for p in self.ppiles]
-                if self.playoff else None
-            ),  # fmt: skip
+                if self.playoff
+                else None
+            ),
             "set_aside": len(self.set_aside),
             "result": self.result.to_json() if self.result else None,
         }
@@ -974,7 +980,7 @@ def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
         return f"{phrase(who, 'takes', 'take')} {event['card']} from {event['pos']} as a bonus."
     if kind == "declared":
         return (
-            f"{phrase(who, 'declares', 'declare')} \"no matches\"! All {len(event['table'])} "
+            f'{phrase(who, "declares", "declare")} "no matches"! All {len(event["table"])} '
             "cards are turned face up."
         )
     if kind == "nobody_to_spot":
