@@ -294,9 +294,7 @@ PLAYOFF_LAYOUT = "YC1 YC2 YH1 YH2 YT1 YT2 BS1 GH3 BC1 BC2 BH1 BH2 BT1 BT2 RC1 RC
 
 def leaders_tied():
     """Seats 0 and 1 take three pairs each and seat 2 two pairs (RC1 RC2, GT3 GT4) in 11 turns."""
-    state = stacked(
-        3, PLAYOFF_LAYOUT, order=[0, 1, 2], more=["RC1 GT3 RC2 GT4"], max_turns=11
-    )
+    state = stacked(3, PLAYOFF_LAYOUT, order=[0, 1, 2], more=["RC1 GT3 RC2 GT4"], max_turns=11)
     play(state, "A1 B1", "C1 D1", "E1 F1", "G1 H1")
     play(state, "I1 J1", "K1 L1", "A2 B2", "G1 H1")
     events = play(state, "C2 D2", "E2 F2", "G1 H1")
