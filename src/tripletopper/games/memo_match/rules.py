@@ -198,6 +198,19 @@ class PositionActions(list[Action]):
         return action in self.extra
 
 
+class SecondFlips(PositionActions):
+    """Every card on the table but the one face up (``first``)."""
+
+    __slots__ = ("first",)
+    first: int
+
+    def __contains__(self, action: object) -> bool:
+        if type(action) is tuple and len(action) == 2 and action[0] == "flip":
+            p = action[1]
+            return type(p) is int and 0 <= p < DECK_SIZE and self.mask[p] == 1 and p != self.first
+        return False
+
+
 class FlipsOrDeclare(PositionActions):
     __slots__ = ()
     extra = (DECLARE,)
@@ -230,11 +243,44 @@ class Claims(PositionActions):
 
 class MemoMatchState(State):
     __slots__ = (
-        "active", "acts1", "at", "barred", "bonus_left", "claims", "constraints", "count",
-        "declarations", "declarer", "epoch", "epochs", "first", "knows", "leaders",
-        "main_counts", "nxt", "occ", "order", "out", "phase", "piles", "playoff", "playoffs",
-        "ppiles", "result", "rng", "see", "set_aside", "size", "spotters", "stacks", "table",
-        "takes", "total_turns", "turn", "turns",
+        "active",
+        "acts1",
+        "at",
+        "barred",
+        "bonus_left",
+        "claims",
+        "constraints",
+        "count",
+        "declarations",
+        "declarer",
+        "epoch",
+        "epochs",
+        "first",
+        "flips",
+        "knows",
+        "leaders",
+        "main_counts",
+        "nxt",
+        "occ",
+        "order",
+        "out",
+        "phase",
+        "piles",
+        "playoff",
+        "playoffs",
+        "ppiles",
+        "result",
+        "rng",
+        "see",
+        "set_aside",
+        "size",
+        "spotters",
+        "stacks",
+        "table",
+        "take_list",
+        "total_turns",
+        "turn",
+        "turns",
     )  # fmt: skip
 
     game: MemoMatch
@@ -282,9 +328,10 @@ class MemoMatchState(State):
         self.table: list[Card] = []
         self.size = self.count = 0
         self.acts1: list[Action] = []
-        self.takes: Takes | None = None
+        self.take_list: list[Action] | None = None
         self.occ = bytearray()
         self.at: list[int] = []
+        self.flips: list[Action] = []
         self.nxt: list[int] = []
         self._seat_table()
         self._lay_out(list(range(DECK_SIZE)))
@@ -310,11 +357,10 @@ class MemoMatchState(State):
             return self._spot_actions() if phase == SPOT and seat in self.spotters else []
         if phase == FLIP2:  # any other card on the table (inlined: half of all actions)
             first = self.first
-            i = bisect_left(self.at, first)
-            acts1 = self.acts1
-            acts = PositionActions(acts1[:i] + acts1[i + 1 : -1])
-            mask = acts.mask = bytearray(self.occ)
-            mask[first] = 0
+            acts = SecondFlips(self.flips)
+            del acts[bisect_left(self.at, first)]
+            acts.mask = self.occ
+            acts.first = first
             return acts
         return self._legal_actions(seat)
 
@@ -324,17 +370,16 @@ class MemoMatchState(State):
             return self.acts1
         if phase == FLIP2:  # any other card on the table
             first = self.first
-            i = bisect_left(self.at, first)
-            acts1 = self.acts1
-            acts = PositionActions(acts1[:i] + acts1[i + 1 : -1])
-            mask = acts.mask = bytearray(self.occ)
-            mask[first] = 0
+            acts = SecondFlips(self.flips)
+            del acts[bisect_left(self.at, first)]
+            acts.mask = self.occ
+            acts.first = first
             return acts
         if phase == BONUS:
-            takes = self.takes
-            if takes is None:
-                takes = self.takes = Takes(map(TAKE.__getitem__, self.at))
-                takes.mask = self.occ
+            if self.take_list is None:
+                self.take_list = [TAKE[p] for p in self.at]
+            takes = Takes(self.take_list)
+            takes.mask = self.occ
             return takes
         return self._spot_actions()
 
@@ -552,10 +597,15 @@ class MemoMatchState(State):
         occ = self.occ = bytearray(DECK_SIZE)
         for p in at:
             occ[p] = 1
-        self.takes = None
-        if len(at) >= 2:
-            flips = self.acts1 = FlipsOrDeclare([*map(FLIP.__getitem__, at), DECLARE])
-            flips.mask = occ
+        self.flips = [FLIP[p] for p in at]
+        self.take_list = None
+        self._flips_changed()
+
+    def _flips_changed(self) -> None:
+        if len(self.at) >= 2:
+            acts1 = self.acts1 = FlipsOrDeclare(self.flips)
+            acts1.append(DECLARE)
+            acts1.mask = self.occ
         else:
             self.acts1 = [DECLARE]
 
@@ -564,22 +614,22 @@ class MemoMatchState(State):
         table = self.table
         occ = bytearray(self.occ)
         at = self.at.copy()
-        flips = list(self.acts1)
+        flips = self.flips.copy()
+        takes = self.take_list.copy() if self.take_list is not None else None
         for p in positions:
             table[p] = EMPTY
             occ[p] = 0
             i = bisect_left(at, p)
             del at[i]
             del flips[i]
+            if takes is not None:
+                del takes[i]
+        self.take_list = takes
         self.at = at
         self.occ = occ
+        self.flips = flips
         self.count -= len(positions)
-        self.takes = None
-        if len(at) >= 2:
-            acts1 = self.acts1 = FlipsOrDeclare(flips)
-            acts1.mask = occ
-        else:
-            self.acts1 = [DECLARE]
+        self._flips_changed()
 
     def _lay_out(self, cards: list[Card]) -> None:
         """Shuffle ``cards`` and lay them face down from A1 on, in reading order."""
@@ -917,9 +967,10 @@ class MemoMatchState(State):
         twin.count = self.count
         twin.acts1 = self.acts1
         twin.nxt = self.nxt
-        twin.takes = self.takes
+        twin.take_list = self.take_list
         twin.occ = self.occ
         twin.at = self.at
+        twin.flips = self.flips
         return twin
 
     def resample(self, seat: int, rng: Rng) -> MemoMatchState:
