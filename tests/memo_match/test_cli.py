@@ -73,3 +73,30 @@ def test_the_terminal_does_not_show_the_recall():
     console = Console(record=True, width=120)
     console.print(MemoMatch and view_for(state.game).table(obs, ["You", "Ben"]))
     assert not cards_in(console.export_text()) & set(obs["recall"].values())
+
+
+def test_a_human_spotter_races_the_bots_at_the_terminal(monkeypatch):
+    import io
+
+    from rich.console import Console
+
+    from tripletopper.bots import SeatView, make_bot
+    from tripletopper.cli.play import TerminalTable
+    from tripletopper.cli.views import view_for
+
+    from .helpers import pile, play, stacked
+
+    state = stacked(3, "RC1 RC2 GT3", order=[1, 0, 2])
+    play(state, "declare")  # seat 1 declares: seats 0 (the human) and 2 race
+    console = Console(file=io.StringIO(), width=100)
+    table = TerminalTable.__new__(TerminalTable)
+    table.game, table.seat, table.console = state.game, 0, console
+    table.names = ["You", "Ben", "Cid"]
+    table.state, table.view = state, view_for(state.game)
+    table.bots = [None, None, make_bot("perfect:spot_delay=30", state.game, 2, 0)]
+    table.views = [SeatView(state, s) for s in range(3)]
+    monkeypatch.setattr(console, "input", lambda prompt: "B1 A1")
+    table.race()
+    out = console.file.getvalue()
+    assert "Type two positions to claim a pair" in out and "spot a pair" in out
+    assert pile(state, 0) == ["RC1", "RC2"] and state.out[1]

@@ -702,6 +702,7 @@ class MemoMatchState(State):
             return
         p, q = pair
         self.out[seat] = True
+        self.declarer = -1
         if events is not None:
             cards = [_fmt[self.table[p]], _fmt[self.table[q]]]
             events.append(Event("pair_left", {"positions": [_pos[p], _pos[q]], "cards": cards}))
