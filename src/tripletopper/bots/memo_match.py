@@ -26,7 +26,7 @@ from typing import Any
 from tripletopper.bots.base import Bot, SeatView
 from tripletopper.cards.triple_topper import TRIPLE_TOPPER
 from tripletopper.engine import Action, Game
-from tripletopper.games.memo_match.knowledge import PAIR, TRIPLE, compatible
+from tripletopper.games.memo_match.knowledge import PAIR, TRIPLE, bits, compatible
 from tripletopper.games.memo_match.layout import DECK_SIZE, MATCH, VARIABLES, parse_position
 
 _parse = TRIPLE_TOPPER.parse
@@ -93,7 +93,7 @@ class MemoryBot(Bot):
         chance_unknown = 0.0
         if unknown and size:
             total = 0.0
-            for card in _cards(pool):
+            for card in bits(pool):
                 if partners[card] & remembered:
                     total += 1.0
                 elif len(unknown) >= 2 and size > 1:
@@ -155,7 +155,7 @@ class MemoryBot(Bot):
             return True
         if pool.bit_count() < len(unknown):  # it has lost track: a pair may hide anywhere
             return False
-        for card in _cards(pool):
+        for card in bits(pool):
             if partners[card] & remembered:
                 return False
             if len(unknown) >= 2 and partners[card] & pool & ~(1 << card):
@@ -186,15 +186,6 @@ class MemoryBot(Bot):
 
     def reaction_time(self, view: SeatView) -> float:
         return self.delay
-
-
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class PerfectBot(MemoryBot):

@@ -124,7 +124,7 @@ def _search(
     while unassigned:
         at = min(range(len(unassigned)), key=lambda i: (domain[unassigned[i]] & ~used).bit_count())
         card = unassigned[at]
-        options = _bits(domain[card] & ~used)
+        options = bits(domain[card] & ~used)
         rng.shuffle(options)
         unassigned.pop(at)
         chosen = _try(card, options, neighbors, domain, value, used, table, unassigned)
@@ -178,7 +178,8 @@ def _try(
     return None
 
 
-def _bits(mask: int) -> list[int]:
+def bits(mask: int) -> list[int]:
+    """The cards of a bitmask, lowest first."""
     out = []
     while mask:
         low = mask & -mask
