@@ -99,7 +99,6 @@ def accounted(state: MemoMatchState) -> None:
     assert sorted(cards) == list(range(125))
 
 
-@settings(max_examples=40)
 @given(games())
 def test_random_games_keep_every_card_and_leak_nothing(case: tuple[MemoMatch, int, float]) -> None:
     game, seed, declare_chance = case
