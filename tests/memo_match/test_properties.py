@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from tripletopper.cards import TRIPLE_TOPPER
 from tripletopper.engine import TABLE, Rng
 from tripletopper.errors import IllegalActionError, MalformedActionError
-from tripletopper.games.memo_match import MemoMatch, MemoMatchState
+from tripletopper.games.memo_match import MemoMatch, MemoMatchState, matching_variables
 from tripletopper.games.memo_match.knowledge import holds
 from tripletopper.record import Record
 
@@ -74,10 +74,20 @@ class Witness:
             for viewer in self.allowed:
                 if viewer == seat or not self.private:
                     self.allowed[viewer].add(card)
-        elif kind in ("declare", "take"):
-            shown = [c for c in table if c >= 0] if kind == "declare" else [table[action[1]]]
-            for viewer in self.allowed:
-                self.allowed[viewer] |= {NAMES[c] for c in shown}
+        shown: list[int] = []
+        left = [c for c in table if c >= 0]
+        if kind == "declare":
+            shown = left
+        elif kind == "take":
+            shown = [table[action[1]]]
+            if len(left) - 1 <= state.bonus_left - 1:  # the rest is taken with it
+                shown = left
+        elif kind == "flip" and state.phase == 1:  # a triple with three cards or fewer left
+            pair = (table[state.first], table[action[1]])
+            if matching_variables(*pair, wilds=state.game.wilds) == 3 and len(left) - 2 <= 3:
+                shown = [c for c in left if c not in pair]
+        for viewer in self.allowed:
+            self.allowed[viewer] |= {NAMES[c] for c in shown}
 
     def check(self, state: MemoMatchState, events: list[Any], observations: bool = True) -> None:
         for viewer, allowed in self.allowed.items():
