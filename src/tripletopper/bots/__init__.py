@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tripletopper.bots import thirty_one, thirty_two, three_up_three_down, toe
+from tripletopper.bots import memo_match, thirty_one, thirty_two, three_up_three_down, toe
 from tripletopper.bots.base import Bot, RandomBot, SeatView
 from tripletopper.bots.levels import LEVELS
 from tripletopper.bots.three_up_three_down import ThreeUpHeuristic
@@ -31,6 +31,8 @@ BOTS: dict[str, dict[str, type[Bot]]] = {
         "three-up-three-down": ThreeUpHeuristic,
         "toe": ToeHeuristic,
     },
+    "perfect": {"memo-match": memo_match.PerfectBot},
+    "forgetful": {"memo-match": memo_match.ForgetfulBot},
 }
 
 LEVELS_BY_GAME: dict[str, dict[str, type[Bot]]] = {

@@ -16,6 +16,7 @@ import select
 import sys
 import time
 from collections.abc import Sequence
+from typing import Any
 
 import click
 from rich.console import Console
@@ -23,7 +24,7 @@ from rich.markdown import Markdown
 from rich.table import Table
 from rich.text import Text
 
-from tripletopper.bots import Bot, SeatView, make_bot
+from tripletopper.bots import Bot, SeatView, bot_names, make_bot
 from tripletopper.cli.cards import narration
 from tripletopper.cli.common import (
     NAMES,
@@ -55,7 +56,8 @@ class Quit(Exception):
 @click.option("--seat", type=int, default=0, show_default=True, help="Your seat (0 = first).")
 @click.option(
     "--bots", "bot_list", default=None, metavar="A,B,...",
-    help="Bots for the other seats, in seat order (repeated to fill; default heuristic).",
+    help="Bots for the other seats, in seat order (repeated to fill; default the game's "
+    "heuristic bot).",
 )  # fmt: skip
 @click.option("--save", type=click.Path(dir_okay=False), help="Save the game to this file.")
 @click.option(
@@ -79,7 +81,7 @@ def play_command(
         raise click.UsageError(f"--humans must be at most {the_game.players}")
     if len(names) > humans:
         raise click.UsageError("give at most one --name per human player")
-    specs = split_bots(bot_list) or ["heuristic"]
+    specs = split_bots(bot_list) or [default_bot(the_game)]
     check_bots(specs, the_game)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
@@ -100,6 +102,15 @@ def play_command(
 
 BUZZ_KEYS = "alzm"
 """Keys the players at one keyboard type to act first in a race (buzzing in)."""
+
+
+def default_bot(game: Game) -> str:
+    """The game's ``medium`` level, else its ``heuristic``, else its first bot but random."""
+    names = bot_names(game.name)
+    for name in ("medium", "heuristic"):
+        if name in names:
+            return name
+    return next((name for name in names if name != "random"), "random")
 
 
 class TerminalTable:
@@ -267,14 +278,22 @@ class TerminalTable:
         console.print()
         console.print(self.view.table(obs, self.names))
         legal = state.legal_actions(self.seat)
+        # A view may group or leave unnumbered some actions (a wild card that fits many
+        # cells, Memo Match's hundred flips): its menu lines are (action or None, label).
         custom = getattr(self.view, "menu", None)
         lines = custom(legal, obs) if custom is not None else None
         if lines is None:
-            lines = [(n, self.view.action_label(a, obs)) for n, a in enumerate(legal, 1)]
+            lines = [(a, self.view.action_label(a, obs)) for a in legal]
+        numbered = [action for action, _ in lines if action is not None]
         menu = Table(box=None, show_header=False, pad_edge=False)
-        for number, label in lines:
-            menu.add_row(f"[bold]{number}[/bold]." if number else "", label)
+        number = 0
+        for action, label in lines:
+            if action is not None:
+                number += 1
+            menu.add_row(f"[bold]{number}[/bold]." if action is not None else "", label)
         console.print(menu)
+        if hasattr(self.view, "hint"):
+            console.print(Text(self.view.hint(obs), style="dim"))
         quick = race and len(legal) == 1
         if quick:
             console.print("[dim](Enter alone does it.)[/dim]")
@@ -288,7 +307,7 @@ class TerminalTable:
                 return False
             if quick and not answer.strip():
                 answer = "1"
-            chosen = self.read_action(answer.strip(), legal)
+            chosen = self.read_action(answer.strip(), numbered, obs)
             if chosen is None:
                 continue
             try:
@@ -316,7 +335,9 @@ class TerminalTable:
             raise Quit
         return line
 
-    def read_action(self, answer: str, legal: list[Action]) -> Action | None:
+    def read_action(
+        self, answer: str, legal: list[Action], obs: dict[str, Any] | None = None
+    ) -> Action | None:
         console = self.console
         if not answer:
             return None
@@ -336,6 +357,10 @@ class TerminalTable:
                 return legal[number - 1]
             console.print(f"[red]Choose a number from 1 to {len(legal)}.[/red]")
             return None
+        if obs is not None and hasattr(self.view, "read"):  # a view's shortcut ("C7")
+            shortcut: Action | None = self.view.read(answer, obs)
+            if shortcut is not None:
+                return shortcut
         try:
             return self.game.parse_action(answer)
         except TripleTopperError as exc:
@@ -345,6 +370,9 @@ class TerminalTable:
     def apply(self, action: Action, seat: int) -> list[Event]:
         """Apply an action; each person is told its events as their seat sees them."""
         events = self.state.apply(action, seat)
+        for bot in self.bots:  # bots with a memory hear what their seat sees
+            if bot is not None and bot.wants_events:
+                bot.observe([event.view(bot.seat) for event in events])
         backlog = getattr(self, "backlog", None) or {self.seat: []}
         for viewer, lines in backlog.items():
             for event in events:

@@ -4,7 +4,7 @@ Adding a game is one line here (an explicit import, no registration by side
 effect) plus its module.
 
 >>> sorted(GAMES)
-['thirty-one', 'thirty-two', 'three-up-three-down', 'toe']
+['memo-match', 'thirty-one', 'thirty-two', 'three-up-three-down', 'toe']
 >>> make_game("thirty-two", players=3, counters=9).options["counters"]
 9
 """
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from tripletopper.engine import Game
 from tripletopper.errors import InvalidOptionError
+from tripletopper.games.memo_match import MemoMatch
 from tripletopper.games.thirty_one import ThirtyOne
 from tripletopper.games.thirty_two import ThirtyTwo
 from tripletopper.games.three_up_three_down import ThreeUpThreeDown
@@ -23,6 +24,7 @@ GAMES: dict[str, type[Game]] = {
     ThirtyOne.name: ThirtyOne,
     ThreeUpThreeDown.name: ThreeUpThreeDown,
     Toe.name: Toe,
+    MemoMatch.name: MemoMatch,
 }
 
 

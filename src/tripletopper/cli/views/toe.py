@@ -174,14 +174,17 @@ class ToeView:
         }
         return Text(labels[kind], style="bold" if kind == "buzz" else "")
 
-    def menu(self, legal: list[Action], obs: dict[str, Any]) -> list[tuple[int, RenderableType]]:
-        """Numbered lines, but a wild card fitting many free cells gets one line."""
-        lines: list[tuple[int, RenderableType]] = []
+    def menu(
+        self, legal: list[Action], obs: dict[str, Any]
+    ) -> list[tuple[Action | None, RenderableType]]:
+        """One line per action, but a wild card fitting many free cells gets one line
+        (unnumbered: its plays are typed)."""
+        lines: list[tuple[Action | None, RenderableType]] = []
         grouped: dict[int, list[int]] = {}
         for action in legal:
             if action[0] == "play" and action[2] != WASTED:
                 grouped.setdefault(action[1], []).append(action[2])
-        for number, action in enumerate(legal, 1):
+        for action in legal:
             cells = grouped.get(action[1], []) if action[0] == "play" else []
             if len(cells) > WILD_GROUP:
                 if action[2] == cells[0]:
@@ -192,9 +195,9 @@ class ToeView:
                         f" at one of {len(cells)} free cells: type e.g. 'play {name} at "
                         f"{CELL_NAMES[cells[0]]}'"
                     )
-                    lines.append((0, text))
+                    lines.append((None, text))
                 continue
-            lines.append((number, self.action_label(action, obs)))
+            lines.append((action, self.action_label(action, obs)))
         return lines
 
 

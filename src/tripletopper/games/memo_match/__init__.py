@@ -1,0 +1,21 @@
+"""Memo Match (RULINGS §3): three-variable Concentration with the 125 Triple Topper cards.
+
+The public helper :func:`matching_variables` counts the variables two cards
+share (cards or notation); positions are named by :func:`position_name`.
+"""
+
+from tripletopper.games.memo_match.layout import (
+    matching_variables,
+    parse_position,
+    position_name,
+)
+from tripletopper.games.memo_match.rules import MemoMatch, MemoMatchState, describe_event
+
+__all__ = [
+    "MemoMatch",
+    "MemoMatchState",
+    "describe_event",
+    "matching_variables",
+    "parse_position",
+    "position_name",
+]

@@ -1,0 +1,201 @@
+"""Properties over many random Memo Match games: nothing lost, nothing leaked, all replayable."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tripletopper.cards import TRIPLE_TOPPER
+from tripletopper.engine import TABLE, Rng
+from tripletopper.errors import IllegalActionError, MalformedActionError
+from tripletopper.games.memo_match import MemoMatch, MemoMatchState, matching_variables
+from tripletopper.games.memo_match.knowledge import holds
+from tripletopper.record import Record
+
+NAMES = TRIPLE_TOPPER.names
+ODD_ACTIONS = [
+    ("flip", 0), ("flip", 124), ("take", 3), ("declare",), ("pass",), ("timeout",),
+    ("claim", (0, 1)), ("flip", -1), ("flip", True), ("claim", (5, 2)), ("flip",), "flip",
+]  # fmt: skip
+
+
+@st.composite
+def games(draw: st.DrawFn) -> tuple[MemoMatch, int, float]:
+    players = draw(st.integers(1, 6))
+    game = MemoMatch(
+        players,
+        wilds=draw(st.booleans()),
+        reveal=draw(st.sampled_from(["public", "private"])),
+        swap_on_miss=draw(st.booleans()),
+        max_turns=draw(st.sampled_from([2000, 60, 60])),
+    )
+    declare_chance = draw(st.sampled_from([0.0, 0.02, 0.3]))
+    return game, draw(st.integers(0, 2**40)), declare_chance
+
+
+def strings(value: Any) -> set[str]:
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*(strings(v) for v in value.values()), *(strings(k) for k in value))
+    if isinstance(value, list | tuple):
+        return set().union(*(strings(v) for v in value)) if value else set()
+    return set()
+
+
+def choose(state: MemoMatchState, rng: Rng, declare_chance: float) -> tuple[int, Any]:
+    seats = state.to_act()
+    if state.timeout() and rng.random() < 0.1:
+        return TABLE, ("timeout",)
+    seat = seats[rng.below(len(seats))]
+    legal = state.legal_actions(seat)
+    if ("declare",) in legal and len(legal) > 1 and rng.random() >= declare_chance:
+        legal = legal[:-1]
+    return seat, legal[rng.below(len(legal))]
+
+
+class Witness:
+    """Which cards each seat (and a spectator) was entitled to see, worked out from the
+    actions alone, independently of the engine's own bookkeeping."""
+
+    def __init__(self, state: MemoMatchState) -> None:
+        self.private = state.game.private
+        self.players = state.game.players
+        self.allowed: dict[int | None, set[str]] = {s: set() for s in [None, *range(self.players)]}
+
+    def before(self, state: MemoMatchState, seat: int, action: Any) -> None:
+        table = state.table
+        kind = action[0]
+        if kind == "flip":
+            card = NAMES[table[action[1]]]
+            for viewer in self.allowed:
+                if viewer == seat or not self.private:
+                    self.allowed[viewer].add(card)
+        shown: list[int] = []
+        left = [c for c in table if c >= 0]
+        if kind == "declare":
+            shown = left
+        elif kind == "take":
+            shown = [table[action[1]]]
+            if len(left) - 1 <= state.bonus_left - 1:  # the rest is taken with it
+                shown = left
+        elif kind == "flip" and state.phase == 1:  # a triple with three cards or fewer left
+            pair = (table[state.first], table[action[1]])
+            if matching_variables(*pair, wilds=state.game.wilds) == 3 and len(left) - 2 <= 3:
+                shown = [c for c in left if c not in pair]
+        for viewer in self.allowed:
+            self.allowed[viewer] |= {NAMES[c] for c in shown}
+
+    def check(self, state: MemoMatchState, events: list[Any], observations: bool = True) -> None:
+        for viewer, allowed in self.allowed.items():
+            if observations:
+                obs = state.public_observation() if viewer is None else state.observation(viewer)
+                json.dumps(obs)
+                seen = strings(obs) & set(NAMES)
+                assert seen <= allowed, (viewer, seen - allowed)
+            for event in events:
+                view = event.view(viewer)
+                json.dumps(view)
+                leaked = (strings(view) & set(NAMES)) - allowed
+                assert not leaked, (viewer, event, leaked)
+
+
+def accounted(state: MemoMatchState) -> None:
+    cards = [c for c in state.table if c >= 0] + state.set_aside
+    cards += [c for p in state.piles for c in p] + [c for p in state.ppiles for c in p]
+    assert sorted(cards) == list(range(125))
+
+
+@given(games())
+def test_random_games_keep_every_card_and_leak_nothing(case: tuple[MemoMatch, int, float]) -> None:
+    game, seed, declare_chance = case
+    state = game.new_state(seed)
+    rng = Rng(seed + 1)
+    witness = Witness(state)
+    witness.check(state, [])
+    for step in range(700):
+        accounted(state)
+        if state.is_terminal():
+            break
+        if step % 9 == 0:  # bad actions are refused and change nothing
+            before = state.dump()
+            for action in ODD_ACTIONS:
+                for seat in (0, TABLE):
+                    if action not in state.legal_actions(seat):
+                        try:
+                            state.apply(action, seat)  # type: ignore[arg-type]
+                        except (IllegalActionError, MalformedActionError):
+                            pass
+                        else:  # pragma: no cover - the failure message
+                            raise AssertionError(f"{action} was accepted")
+            assert state.dump() == before
+        if step % 13 == 0:  # a clone is independent
+            before = state.dump()
+            twin = state.clone()
+            twin.apply(*reversed(choose(twin, rng.clone(), declare_chance)))
+            assert state.dump() == before
+        seat, action = choose(state, rng, declare_chance)
+        witness.before(state, seat, action)
+        events = state.apply(action, seat)
+        witness.check(state, events, observations=step % 4 == 0 or state.is_terminal())
+    results = state.results()
+    if results is not None:
+        assert sorted(s for group in results.ranking for s in group) == list(range(game.players))
+    record = Record.from_state(state)
+    again = Record.from_json(json.loads(record.dumps())).replay()
+    assert again.dump() == state.dump()
+
+
+@settings(max_examples=25)
+@given(games(), st.integers(0, 2**32))
+def test_resample_keeps_what_each_seat_knows(
+    case: tuple[MemoMatch, int, float], sample_seed: int
+) -> None:
+    game, seed, declare_chance = case
+    state = game.new_state(seed)
+    rng = Rng(seed ^ 0x5A5A)
+    for step in range(160):
+        if state.is_terminal():
+            break
+        if step % 11 == 0:
+            for seat in range(game.players):
+                twin = state.resample(seat, Rng(sample_seed + step))
+                assert twin.observation(seat) == state.observation(seat)
+                accounted(twin)
+                for a, b, kind in twin.constraints:  # every watched match and miss still holds
+                    assert holds(kind, game.variables[a * 125 + b])
+                for _ in range(6):  # the resampled future is playable
+                    if twin.is_terminal():
+                        break
+                    twin.apply(*reversed(choose(twin, rng.clone(), declare_chance)))
+        state.apply(*reversed(choose(state, rng, declare_chance)))
+
+
+def test_private_resample_moves_unseen_cards_only() -> None:
+    state = MemoMatch(3, reveal="private").new_state(seed=5)
+    rng = Rng(9)
+    for _ in range(40):
+        state.apply(*reversed(choose(state, rng, 0.0)))
+    changed = False
+    for k in range(20):
+        twin = state.resample(0, Rng(k))
+        for p, card in enumerate(state.table):
+            if card >= 0 and state.knows[card] & 1:
+                assert twin.table[p] == card
+        changed |= twin.table != state.table
+    assert changed
+
+
+def test_many_complete_random_games_end() -> None:
+    for seed in range(60):
+        game = MemoMatch(1 + seed % 8, wilds=seed % 3 > 0)
+        state = game.new_state(seed)
+        rng = Rng(seed)
+        while not state.is_terminal():
+            seat, action = choose(state, rng, 0.05)
+            state.apply(action, seat, events=False)
+        accounted(state)
+        assert abs(sum(state.results().returns()) - (1.0 if state.results().winners else 0)) < 1e-9
