@@ -13,7 +13,15 @@ from .helpers import play, stacked
 
 
 def test_bots_on_offer():
-    assert bot_names("memo-match") == ["forgetful", "perfect", "random"]
+    assert bot_names("memo-match") == [
+        "easy",
+        "expert",
+        "forgetful",
+        "hard",
+        "medium",
+        "perfect",
+        "random",
+    ]
 
 
 @settings(max_examples=15)

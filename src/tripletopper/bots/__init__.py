@@ -40,6 +40,7 @@ LEVELS_BY_GAME: dict[str, dict[str, type[Bot]]] = {
     "thirty-one": thirty_one.LEVELS,
     "toe": toe.LEVELS,
     "three-up-three-down": three_up_three_down.LEVELS,
+    "memo-match": memo_match.LEVELS,
 }
 """Each game's difficulty levels (``easy`` ... ``expert``), also playable as bot names."""
 

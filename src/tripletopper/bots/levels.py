@@ -53,6 +53,17 @@ def sloppy(inner: type[Bot], mistakes: float, description: str) -> type[Bot]:
     return Sloppy
 
 
+def preset(inner: type[Bot], description: str, **defaults: Any) -> type[Bot]:
+    """``inner`` with other default parameters (still overridable in a spec)."""
+
+    class Preset(inner):  # type: ignore[valid-type, misc]
+        def __init__(self, game: Game, seat: int, seed: int = 0, **params: Any) -> None:
+            super().__init__(game, seat, seed, **{**defaults, **params})
+
+    Preset.description = description
+    return Preset
+
+
 def searching(
     spec: SearchSpec, fallback: type[Bot], iterations: int, seconds: float, description: str
 ) -> type[Bot]:

@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tripletopper.bots.base import Bot, SeatView
+from tripletopper.bots.levels import preset
 from tripletopper.cards.triple_topper import TRIPLE_TOPPER
 from tripletopper.engine import Action, Game
 from tripletopper.games.memo_match.knowledge import PAIR, TRIPLE, bits, compatible
@@ -258,3 +259,16 @@ class ForgetfulBot(MemoryBot):
                 remembered.clear()
                 if kind == "playoff":
                     self.taken = 0
+
+
+LEVELS: dict[str, type[Bot]] = {
+    "easy": preset(
+        ForgetfulBot, "remembers its last 4 positions, spots slowly", capacity=4, spot_delay=12.0
+    ),
+    "medium": preset(ForgetfulBot, "remembers its last 12 positions", capacity=12),
+    "hard": preset(PerfectBot, "remembers every card it has seen", spot_delay=6.0),
+    "expert": preset(
+        PerfectBot, "remembers every card it has seen, spots in 3 seconds", spot_delay=3.0
+    ),
+}
+"""The difficulty levels of Memo Match: memory is the skill (see ``docs/bots.md``)."""
