@@ -1,7 +1,7 @@
 """ISMCTS iterations per second, per game, on one core.
 
-For each game with a ``hard`` level, plays random positions from seeded games
-and times ``hard`` deciding there with a fixed number of iterations; prints the
+For each game, plays random positions from seeded games and times the ``ismcts``
+bot (the game's search) deciding there with a fixed number of iterations; prints the
 median and best iterations/s and the median seconds per decision.  Measures
 only; asserts nothing.
 
@@ -15,7 +15,7 @@ import platform
 import statistics
 import time
 
-from tripletopper.bots import LEVELS_BY_GAME, SeatView, make_bot
+from tripletopper.bots import SEARCH_BY_GAME, SeatView, make_bot
 from tripletopper.engine import Rng
 from tripletopper.games import GAMES
 
@@ -40,7 +40,7 @@ def measure(name: str, decisions: int, iterations: int) -> tuple[float, float, f
         seat = state.current_seat()
         if len(state.legal_actions(seat)) < 2:
             continue
-        bot = make_bot(f"hard:iterations={iterations}", game, seat, index)
+        bot = make_bot(f"ismcts:iterations={iterations}:confidence=0", game, seat, index)
         started = time.perf_counter()
         bot.choose(SeatView(state, seat))
         elapsed = time.perf_counter() - started
@@ -53,11 +53,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decisions", type=int, default=20)
     parser.add_argument("--iterations", type=int, default=300)
-    parser.add_argument("--game", action="append", choices=sorted(LEVELS_BY_GAME))
+    parser.add_argument("--game", action="append", choices=sorted(SEARCH_BY_GAME))
     args = parser.parse_args()
     print(f"Python {platform.python_version()}, one process, {args.iterations} iterations")
     print("{:22} {:>14} {:>10} {:>14}".format("game", "iterations/s", "best", "s/decision"))
-    for name in args.game or sorted(LEVELS_BY_GAME):
+    for name in args.game or sorted(SEARCH_BY_GAME):
         median, best, per = measure(name, args.decisions, args.iterations)
         print(f"{name:22} {median:>14,.0f} {best:>10,.0f} {per:>14.3f}")
 

@@ -12,7 +12,7 @@ from .helpers import dealt_31, declare_dealt, play, stacked
 
 
 def test_bots_on_offer():
-    assert bot_names("thirty-one") == ["easy", "expert", "hard", "heuristic", "medium", "random"]
+    assert bot_names("thirty-one") == ["easy", "expert", "hard", "heuristic", "ismcts", "medium", "random"]
 
 
 @settings(max_examples=25)

@@ -21,7 +21,7 @@ def decide(state, seat=None, **params):
 
 
 def test_bots_on_offer():
-    assert bot_names(GAME) == ["easy", "expert", "hard", "heuristic", "medium", "random"]
+    assert bot_names(GAME) == ["easy", "expert", "hard", "heuristic", "ismcts", "medium", "random"]
 
 
 @settings(max_examples=25)

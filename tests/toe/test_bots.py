@@ -18,7 +18,7 @@ P = TRIPLE_TOPPER.parse
 
 
 def test_bots_on_offer():
-    assert bot_names("toe") == ["easy", "expert", "hard", "heuristic", "medium", "random"]
+    assert bot_names("toe") == ["easy", "expert", "hard", "heuristic", "ismcts", "medium", "random"]
 
 
 @settings(max_examples=20)

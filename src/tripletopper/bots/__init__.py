@@ -5,7 +5,7 @@ A bot is named by a spec ``name`` or ``name:param=value:param=value``
 written for one game each.
 
 >>> bot_names("thirty-two")
-['easy', 'expert', 'hard', 'heuristic', 'medium', 'random']
+['easy', 'expert', 'hard', 'heuristic', 'ismcts', 'medium', 'random']
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from collections.abc import Callable
 
 from tripletopper.bots import memo_match, thirty_one, thirty_two, three_up_three_down, toe
 from tripletopper.bots.base import Bot, RandomBot, SeatView
-from tripletopper.bots.levels import LEVELS
+from tripletopper.bots.ismcts import ISMCTSBot, SearchSpec
+from tripletopper.bots.levels import LEVELS, searching
 from tripletopper.bots.three_up_three_down import ThreeUpHeuristic
 from tripletopper.bots.toe import ToeHeuristic, ToeRandom
 from tripletopper.engine import Game
@@ -47,6 +48,22 @@ LEVELS_BY_GAME: dict[str, dict[str, type[Bot]]] = {
 for _game, _levels in LEVELS_BY_GAME.items():
     for _level, _cls in _levels.items():
         BOTS.setdefault(_level, {})[_game] = _cls
+
+SEARCH_BY_GAME: dict[str, tuple[SearchSpec, type[Bot]]] = {
+    "thirty-two": (thirty_two.SEARCH, thirty_two.ThirtyTwoHeuristic),
+    "thirty-one": (thirty_one.SEARCH, thirty_one.ThirtyOneHeuristic),
+    "toe": (toe.SEARCH, ToeHeuristic),
+    "three-up-three-down": (three_up_three_down.SEARCH, ThreeUpHeuristic),
+    "memo-match": (memo_match.SEARCH, memo_match.PerfectBot),
+}
+"""Each game's search: how ISMCTS plays it, and the bot it falls back on."""
+
+BOTS["ismcts"] = {ANY_GAME: ISMCTSBot}
+for _game, (_spec, _fallback) in SEARCH_BY_GAME.items():
+    BOTS["ismcts"][_game] = searching(
+        _spec, _fallback, 1000, 0.0,
+        "ISMCTS with this game's search (iterations=, seconds=, depth=, confidence=)",
+    )  # fmt: skip
 
 
 def bot_names(game_name: str) -> list[str]:

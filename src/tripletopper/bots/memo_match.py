@@ -21,14 +21,16 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
-from tripletopper.bots.base import Bot, SeatView
+from tripletopper.bots.base import Bot, RandomBot, SeatView
+from tripletopper.bots.ismcts import SearchSpec, standings_by, within_plies
 from tripletopper.bots.levels import preset
 from tripletopper.cards.triple_topper import TRIPLE_TOPPER
-from tripletopper.engine import Action, Game
+from tripletopper.engine import Action, Game, State
 from tripletopper.games.memo_match.knowledge import PAIR, TRIPLE, bits, compatible
 from tripletopper.games.memo_match.layout import DECK_SIZE, MATCH, VARIABLES, parse_position
+from tripletopper.games.memo_match.rules import MemoMatchState
 
 _parse = TRIPLE_TOPPER.parse
 ALL = (1 << DECK_SIZE) - 1
@@ -272,3 +274,19 @@ LEVELS: dict[str, type[Bot]] = {
     ),
 }
 """The difficulty levels of Memo Match: memory is the skill (see ``docs/bots.md``)."""
+
+
+def cards_taken(state: State) -> list[int]:
+    """Cards each seat has taken (the playoff's count while one is played)."""
+    table = cast(MemoMatchState, state)
+    piles = table.ppiles if table.playoff else table.piles
+    return [len(pile) for pile in piles]
+
+
+SEARCH = SearchSpec(
+    evaluate=standings_by(cards_taken, lambda players: 6.0),
+    horizon=within_plies(30),
+    playout_bot=RandomBot,
+)
+"""Searching Memo Match: random playouts of 30 actions, scored by cards taken.  Memory,
+not search, is this game's skill, so no level uses it; ``ismcts`` plays it."""
