@@ -1,4 +1,4 @@
-"""The ``tripletopper`` command: play, simulate, rules, replay, games and bots."""
+"""The ``tripletopper`` command: play, simulate, rules, replay, games, bots and serve."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from tripletopper.bots import bot_class, bot_names
 from tripletopper.cli.common import rules_page
 from tripletopper.cli.play import play_command
 from tripletopper.cli.replay import replay_command
+from tripletopper.cli.serve import serve_command
 from tripletopper.cli.simulate import simulate_command
 from tripletopper.engine import Game
 from tripletopper.errors import TripleTopperError
@@ -72,6 +73,7 @@ def _game_or_exit(name: str) -> type[Game]:
 cli.add_command(play_command)
 cli.add_command(simulate_command)
 cli.add_command(replay_command)
+cli.add_command(serve_command)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -1,0 +1,311 @@
+"""Storage of tables, seats and actions: SQLite by default, PostgreSQL by URL.
+
+Everything goes through one SQLAlchemy engine.  Database work never runs on the
+event loop: :class:`Database` owns one writer thread that takes queued jobs,
+runs every job waiting at that moment in a single transaction (group commit:
+one commit for many tables' actions) and then wakes the coroutines that
+awaited them.  A job's effects are committed before its coroutine resumes, so a
+table that awaits the storing of an action tells nobody of it before it is
+safe on disk (SQLite in WAL mode survives a killed process).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import queue
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, TypeVar
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, Engine, create_engine, event, select
+from sqlalchemy.engine import make_url
+
+from tripletopper.server import schema
+
+T = TypeVar("T")
+Job = Callable[[Connection], Any]
+
+
+def sqlite_url(data_dir: str | Path) -> str:
+    """The default database: a SQLite file in the data directory."""
+    path = Path(data_dir).expanduser().resolve() / "tripletopper.sqlite3"
+    return f"sqlite:///{path}"
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    name: str
+    kind: str  # "human" or "bot"
+    bot: str | None = None
+    token_hash: str | None = None
+
+
+@dataclass
+class ActionRow:
+    n: int
+    seat: int
+    action: dict[str, Any]
+    at: float
+
+
+@dataclass
+class TableRow:
+    id: str
+    game: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    status: str
+    created_at: float
+    turn_clock: float | None = None
+    on_timeout: str = "default"
+    decks: list[list[str]] | None = None
+    setup: dict[str, Any] = field(default_factory=dict)
+    started_at: float | None = None
+    finished_at: float | None = None
+    results: dict[str, Any] | None = None
+    rematch_of: str | None = None
+    rematch: str | None = None
+    seats: dict[int, SeatRow] = field(default_factory=dict)
+    actions: list[ActionRow] = field(default_factory=list)
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite gets WAL journaling and a busy timeout."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            # NORMAL in WAL mode: a commit survives a killed process (not a power cut).
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA busy_timeout=5000")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest revision (Alembic, migrations shipped in the package)."""
+    config = Config()
+    config.set_main_option(
+        "script_location", str(resources.files("tripletopper.server") / "migrations")
+    )
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "head")
+
+
+# --- jobs: plain functions of a connection, run by the writer thread ----------------
+
+
+def insert_table(conn: Connection, row: TableRow) -> None:
+    conn.execute(
+        schema.tables.insert().values(
+            id=row.id, game=row.game, players=row.players, options=json.dumps(row.options),
+            seed=row.seed, decks=json.dumps(row.decks) if row.decks else None,
+            setup=json.dumps(row.setup) if row.setup else None, status=row.status,
+            turn_clock=row.turn_clock, on_timeout=row.on_timeout, created_at=row.created_at,
+            started_at=row.started_at, rematch_of=row.rematch_of,
+        )
+    )  # fmt: skip
+    for seat in row.seats.values():
+        put_seat(conn, row.id, seat)
+
+
+def put_seat(conn: Connection, table_id: str, seat: SeatRow) -> None:
+    delete_seat(conn, table_id, seat.seat)
+    conn.execute(
+        schema.seats.insert().values(
+            table_id=table_id, seat=seat.seat, name=seat.name, kind=seat.kind, bot=seat.bot,
+            token_hash=seat.token_hash,
+        )
+    )  # fmt: skip
+
+
+def delete_seat(conn: Connection, table_id: str, seat: int) -> None:
+    s = schema.seats
+    conn.execute(s.delete().where(s.c.table_id == table_id, s.c.seat == seat))
+
+
+def update_table(conn: Connection, table_id: str, **values: Any) -> None:
+    if "results" in values and values["results"] is not None:
+        values["results"] = json.dumps(values["results"])
+    t = schema.tables
+    conn.execute(t.update().where(t.c.id == table_id).values(**values))
+
+
+def add_action(conn: Connection, table_id: str, row: ActionRow) -> None:
+    conn.execute(
+        schema.actions.insert().values(
+            table_id=table_id, n=row.n, seat=row.seat, action=json.dumps(row.action), at=row.at
+        )
+    )
+
+
+def _table_from(r: Any) -> TableRow:
+    return TableRow(
+        id=r.id, game=r.game, players=r.players, options=json.loads(r.options), seed=r.seed,
+        status=r.status, created_at=r.created_at, turn_clock=r.turn_clock,
+        on_timeout=r.on_timeout, decks=json.loads(r.decks) if r.decks else None,
+        setup=json.loads(r.setup) if r.setup else {}, started_at=r.started_at,
+        finished_at=r.finished_at, results=json.loads(r.results) if r.results else None,
+        rematch_of=r.rematch_of, rematch=r.rematch,
+    )  # fmt: skip
+
+
+def _seats_of(conn: Connection, ids: Iterable[str]) -> dict[str, dict[int, SeatRow]]:
+    s = schema.seats
+    out: dict[str, dict[int, SeatRow]] = {}
+    id_list = list(ids)
+    if not id_list:
+        return out
+    for r in conn.execute(select(s).where(s.c.table_id.in_(id_list))):
+        out.setdefault(r.table_id, {})[r.seat] = SeatRow(
+            r.seat, r.name, r.kind, r.bot, r.token_hash
+        )
+    return out
+
+
+def load_table(conn: Connection, table_id: str) -> TableRow | None:
+    """A table with its seats and every action, or None."""
+    t, a = schema.tables, schema.actions
+    r = conn.execute(select(t).where(t.c.id == table_id)).first()
+    if r is None:
+        return None
+    row = _table_from(r)
+    row.seats = _seats_of(conn, [table_id]).get(table_id, {})
+    row.actions = [
+        ActionRow(x.n, x.seat, json.loads(x.action), x.at)
+        for x in conn.execute(select(a).where(a.c.table_id == table_id).order_by(a.c.n))
+    ]
+    return row
+
+
+def list_tables(conn: Connection, statuses: Iterable[str], limit: int = 200) -> list[TableRow]:
+    """Tables in these statuses, newest first, with seats (no actions)."""
+    t = schema.tables
+    rows = [
+        _table_from(r)
+        for r in conn.execute(
+            select(t).where(t.c.status.in_(list(statuses))).order_by(t.c.created_at.desc())
+            .limit(limit)
+        )
+    ]  # fmt: skip
+    seats = _seats_of(conn, [row.id for row in rows])
+    for row in rows:
+        row.seats = seats.get(row.id, {})
+    return rows
+
+
+def table_ids(conn: Connection, status: str) -> list[str]:
+    t = schema.tables
+    return [r.id for r in conn.execute(select(t.c.id).where(t.c.status == status))]
+
+
+# --- the writer thread --------------------------------------------------------------------
+
+
+class Database:
+    """Runs jobs on one thread, committing every batch of waiting jobs at once."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        self._jobs: queue.SimpleQueue[
+            tuple[Job, asyncio.Future[Any], asyncio.AbstractEventLoop] | None
+        ] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self.commits = 0
+
+    def migrate(self) -> None:
+        migrate(self.engine)
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="tripletopper-db", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        if self._thread is not None:
+            self._jobs.put(None)
+            self._thread.join(timeout=10)
+            self._thread = None
+        self.engine.dispose()
+
+    async def run(self, job: Callable[[Connection], T]) -> T:
+        """Run ``job`` in the writer thread; returns once its transaction is committed."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._jobs.put((job, future, loop))
+        return await future
+
+    def run_now(self, job: Callable[[Connection], T]) -> T:
+        """Run ``job`` in the calling thread (start-up, before the loop serves anyone)."""
+        with self.engine.begin() as conn:
+            return job(conn)
+
+    def _run(self) -> None:
+        stopping = False
+        while not stopping:
+            first = self._jobs.get()
+            if first is None:
+                break
+            batch = [first]
+            while True:
+                try:
+                    item = self._jobs.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    stopping = True
+                    break
+                batch.append(item)
+            self._run_batch(batch)
+
+    def _run_batch(
+        self, batch: list[tuple[Job, asyncio.Future[Any], asyncio.AbstractEventLoop]]
+    ) -> None:
+        if len(batch) == 1:
+            job, future, loop = batch[0]
+            try:
+                with self.engine.begin() as conn:
+                    value = job(conn)
+                self.commits += 1
+                loop.call_soon_threadsafe(_resolve, future, value, None)
+            except Exception as exc:
+                loop.call_soon_threadsafe(_resolve, future, None, exc)
+            return
+        try:
+            with self.engine.begin() as conn:
+                results = [job(conn) for job, _f, _l in batch]
+            self.commits += 1
+        except Exception:  # find the failing job: each in its own transaction
+            for item in batch:
+                self._run_batch([item])
+            return
+        for (_job, future, loop), value in zip(batch, results, strict=True):
+            loop.call_soon_threadsafe(_resolve, future, value, None)
+
+
+def _resolve(future: asyncio.Future[Any], value: Any, exc: BaseException | None) -> None:
+    if future.done():
+        return
+    if exc is not None:
+        future.set_exception(exc)
+    else:
+        future.set_result(value)
