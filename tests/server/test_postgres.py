@@ -27,7 +27,7 @@ def test_a_game_on_postgresql_survives_a_restart(tmp_path, postgres_url):
     port = free_port()
     rng = random.Random(4)
     with live_server(str(tmp_path), db_url=postgres_url, port=port) as base:
-        table_id, tokens = open_table(base, players=3, humans=2, options={"counters": 10})
+        table_id, tokens = open_table(base, players=3, humans=2, options={"counters": 20})
 
         async def first() -> int:
             clients = [TableClient(base, table_id, t, reconnect=False) for t in tokens]

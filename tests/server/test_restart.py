@@ -52,7 +52,7 @@ def test_kill_9_mid_game_then_the_same_clients_play_on(tmp_path):
     base = f"http://127.0.0.1:{port}"
     server = start_server(str(tmp_path), port)
     try:
-        table_id, tokens = open_table(base, players=4, humans=2, options={"counters": 10})
+        table_id, tokens = open_table(base, players=4, humans=2, options={"counters": 30})
         rng = random.Random(5)
 
         async def scenario() -> None:
@@ -87,7 +87,7 @@ def test_kill_9_mid_game_then_the_same_clients_play_on(tmp_path):
 def test_a_stopped_server_restores_unfinished_games_and_bots_resume(tmp_path):
     port = free_port()
     with live_server(str(tmp_path), port=port) as base:
-        table_id, tokens = open_table(base, players=3, humans=1, options={"counters": 10})
+        table_id, tokens = open_table(base, players=3, humans=1, options={"counters": 20})
         rng = random.Random(9)
 
         async def first() -> tuple[int, dict]:

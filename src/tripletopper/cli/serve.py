@@ -62,4 +62,5 @@ def serve_command(
     uvicorn.run(
         create_app(config), host=host, port=port, log_level=log_level, ws_max_size=65536,
         ws_ping_interval=20, ws_ping_timeout=20,
+        ws_per_message_deflate=False,  # loopback and LAN: compression costs more CPU than it saves
     )  # fmt: skip

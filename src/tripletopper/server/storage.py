@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import queue
-import threading
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -149,12 +148,31 @@ def update_table(conn: Connection, table_id: str, **values: Any) -> None:
     conn.execute(t.update().where(t.c.id == table_id).values(**values))
 
 
+_INSERT_ACTION = schema.actions.insert()
+
+
+def action_params(table_id: str, row: ActionRow) -> dict[str, Any]:
+    return {
+        "table_id": table_id, "n": row.n, "seat": row.seat,
+        "action": json.dumps(row.action, separators=(",", ":")), "at": row.at,
+    }  # fmt: skip
+
+
 def add_action(conn: Connection, table_id: str, row: ActionRow) -> None:
-    conn.execute(
-        schema.actions.insert().values(
-            table_id=table_id, n=row.n, seat=row.seat, action=json.dumps(row.action), at=row.at
-        )
-    )
+    conn.execute(_INSERT_ACTION, [action_params(table_id, row)])
+
+
+class AddActions:
+    """A job that stores actions; the writer merges all such jobs of a batch into one
+    multi-row insert (the hot path: every action of every table goes through it)."""
+
+    __slots__ = ("params",)
+
+    def __init__(self, table_id: str, row: ActionRow) -> None:
+        self.params = action_params(table_id, row)
+
+    def __call__(self, conn: Connection) -> None:
+        conn.execute(_INSERT_ACTION, [self.params])
 
 
 def _table_from(r: Any) -> TableRow:
@@ -219,93 +237,95 @@ def table_ids(conn: Connection, status: str) -> list[str]:
 
 # --- the writer thread --------------------------------------------------------------------
 
+Outcome = tuple[Any, BaseException | None]
+
 
 class Database:
-    """Runs jobs on one thread, committing every batch of waiting jobs at once."""
+    """Runs jobs on one writer thread, committing each batch of waiting jobs at once.
+
+    Jobs queue up on the event loop; at most one batch is being written at a
+    time, and every job that arrives meanwhile goes into the next batch (group
+    commit).  Under load batches grow, so the cost per action falls, and the
+    loop hands work to the thread once per batch rather than once per job.
+    """
 
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = make_engine(url)
-        self._jobs: queue.SimpleQueue[
-            tuple[Job, asyncio.Future[Any], asyncio.AbstractEventLoop] | None
-        ] = queue.SimpleQueue()
-        self._thread: threading.Thread | None = None
+        self._executor: ThreadPoolExecutor | None = None
+        self._pending: list[tuple[Job, asyncio.Future[Any]]] = []
+        self._flushing = False
+        self._flush_task: asyncio.Task[None] | None = None
         self.commits = 0
 
     def migrate(self) -> None:
         migrate(self.engine)
 
     def start(self) -> None:
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="tripletopper-db", daemon=True)
-            self._thread.start()
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tt-db")
 
     def stop(self) -> None:
-        if self._thread is not None:
-            self._jobs.put(None)
-            self._thread.join(timeout=10)
-            self._thread = None
+        if self._executor is not None:
+            self._executor.shutdown(wait=True)
+            self._executor = None
         self.engine.dispose()
 
     async def run(self, job: Callable[[Connection], T]) -> T:
         """Run ``job`` in the writer thread; returns once its transaction is committed."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
-        self._jobs.put((job, future, loop))
+        self._pending.append((job, future))
+        if not self._flushing:
+            self._flushing = True
+            self._flush_task = loop.create_task(self._flush())
         return await future
 
+    async def _flush(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while self._pending:
+                batch, self._pending = self._pending, []
+                jobs = [job for job, _future in batch]
+                if self._executor is None:
+                    outcomes: list[Outcome] = [(None, RuntimeError("database stopped"))] * len(jobs)
+                else:
+                    outcomes = await loop.run_in_executor(self._executor, self._write, jobs)
+                for (_job, future), (value, exc) in zip(batch, outcomes, strict=True):
+                    if future.done():
+                        continue
+                    if exc is not None:
+                        future.set_exception(exc)
+                    else:
+                        future.set_result(value)
+        finally:
+            self._flushing = False
+
     def run_now(self, job: Callable[[Connection], T]) -> T:
-        """Run ``job`` in the calling thread (start-up, before the loop serves anyone)."""
+        """Run ``job`` in the calling thread (start-up, tests)."""
         with self.engine.begin() as conn:
             return job(conn)
 
-    def _run(self) -> None:
-        stopping = False
-        while not stopping:
-            first = self._jobs.get()
-            if first is None:
-                break
-            batch = [first]
-            while True:
-                try:
-                    item = self._jobs.get_nowait()
-                except queue.Empty:
-                    break
-                if item is None:
-                    stopping = True
-                    break
-                batch.append(item)
-            self._run_batch(batch)
-
-    def _run_batch(
-        self, batch: list[tuple[Job, asyncio.Future[Any], asyncio.AbstractEventLoop]]
-    ) -> None:
-        if len(batch) == 1:
-            job, future, loop = batch[0]
+    def _write(self, jobs: list[Job]) -> list[Outcome]:
+        """One transaction for the whole batch; if it fails, each job alone."""
+        if len(jobs) > 1:
+            try:
+                with self.engine.begin() as conn:
+                    inserts = [job.params for job in jobs if isinstance(job, AddActions)]
+                    if inserts:
+                        conn.execute(_INSERT_ACTION, inserts)
+                    results = [None if isinstance(job, AddActions) else job(conn) for job in jobs]
+                self.commits += 1
+                return [(value, None) for value in results]
+            except Exception:
+                pass  # find the failing job below
+        outcomes: list[Outcome] = []
+        for job in jobs:
             try:
                 with self.engine.begin() as conn:
                     value = job(conn)
                 self.commits += 1
-                loop.call_soon_threadsafe(_resolve, future, value, None)
+                outcomes.append((value, None))
             except Exception as exc:
-                loop.call_soon_threadsafe(_resolve, future, None, exc)
-            return
-        try:
-            with self.engine.begin() as conn:
-                results = [job(conn) for job, _f, _l in batch]
-            self.commits += 1
-        except Exception:  # find the failing job: each in its own transaction
-            for item in batch:
-                self._run_batch([item])
-            return
-        for (_job, future, loop), value in zip(batch, results, strict=True):
-            loop.call_soon_threadsafe(_resolve, future, value, None)
-
-
-def _resolve(future: asyncio.Future[Any], value: Any, exc: BaseException | None) -> None:
-    if future.done():
-        return
-    if exc is not None:
-        future.set_exception(exc)
-    else:
-        future.set_result(value)
+                outcomes.append((None, exc))
+        return outcomes

@@ -372,14 +372,13 @@ class Table:
 
         def job(conn: Any) -> None:
             storage.add_action(conn, self.id, row)
-            if finished:
-                storage.update_table(
-                    conn, self.id, status=FINISHED, finished_at=now,
-                    results=results.to_json() if results else None,
-                )  # fmt: skip
+            storage.update_table(
+                conn, self.id, status=FINISHED, finished_at=now,
+                results=results.to_json() if results else None,
+            )  # fmt: skip
 
         try:
-            await self.room.db.run(job)
+            await self.room.db.run(job if finished else storage.AddActions(self.id, row))
         except Exception:
             log.exception("table %s: storing action %d failed; replaying", self.id, row.n)
             self._rollback_last()
