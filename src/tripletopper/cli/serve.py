@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import sys
 
 import click
 
@@ -53,6 +54,8 @@ def serve_command(
 
     from tripletopper.server.app import ServerConfig, create_app
 
+    # Bot and database threads hand the GIL back to the event loop sooner (default 5 ms).
+    sys.setswitchinterval(0.001)
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(message)s")
     config = ServerConfig(data_dir=data_dir, db_url=db_url, settings=Settings(bot_delay=bot_delay))
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host

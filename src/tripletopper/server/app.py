@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from importlib import resources
@@ -35,6 +34,7 @@ from tripletopper.record import Record
 from tripletopper.server.protocol import Connection
 from tripletopper.server.storage import Database, sqlite_url
 from tripletopper.server.tables import FINISHED, ClientError, Room, Settings
+from tripletopper.server.workers import Lanes
 
 log = logging.getLogger("tripletopper.server")
 
@@ -84,8 +84,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         db = Database(config.url())
         db.migrate()
         db.start()
-        pool = ThreadPoolExecutor(max_workers=config.bot_threads, thread_name_prefix="bot")
-        room = Room(db, pool, config.settings)
+        lanes = Lanes(config.bot_threads)
+        room = Room(db, lanes, config.settings)
         state["room"] = room
         restored = await room.restore()
         if restored:
@@ -94,7 +94,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             yield
         finally:
             await room.close()
-            pool.shutdown(wait=False, cancel_futures=True)
+            lanes.shutdown()
             db.stop()
 
     app = FastAPI(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -91,6 +92,8 @@ def make_engine(url: str) -> Engine:
             # NORMAL in WAL mode: a commit survives a killed process (not a power cut).
             cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.execute("PRAGMA busy_timeout=5000")
+            # Checkpoints (which fsync) run in their own thread: see Database.start.
+            cursor.execute("PRAGMA wal_autocheckpoint=0")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
 
@@ -160,6 +163,17 @@ def action_params(table_id: str, row: ActionRow) -> dict[str, Any]:
 
 def add_action(conn: Connection, table_id: str, row: ActionRow) -> None:
     conn.execute(_INSERT_ACTION, [action_params(table_id, row)])
+
+
+def insert_actions(conn: Connection, rows: list[dict[str, Any]]) -> None:
+    """Many actions in one multi-row INSERT statement.
+
+    One statement, not one per row: a database call releases Python's GIL,
+    and getting it back from a busy event loop thread can take a switch
+    interval, so a batch pays that once instead of once per action.
+    """
+    for start in range(0, len(rows), 500):
+        conn.execute(schema.actions.insert().values(rows[start : start + 500]))
 
 
 class AddActions:
@@ -256,6 +270,8 @@ class Database:
         self._pending: list[tuple[Job, asyncio.Future[Any]]] = []
         self._flushing = False
         self._flush_task: asyncio.Task[None] | None = None
+        self._checkpointer: threading.Thread | None = None
+        self._stop = threading.Event()
         self.commits = 0
 
     def migrate(self) -> None:
@@ -264,8 +280,31 @@ class Database:
     def start(self) -> None:
         if self._executor is None:
             self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tt-db")
+        if self.engine.dialect.name == "sqlite" and self._checkpointer is None:
+            self._stop.clear()
+            self._checkpointer = threading.Thread(
+                target=self._checkpoints, name="tt-db-checkpoint", daemon=True
+            )
+            self._checkpointer.start()
+
+    def _checkpoints(self) -> None:
+        """Copy the write-ahead log into the database file about once a second.
+
+        A checkpoint waits for the disk (fsync); done here, it never holds up
+        the writer, whose commits in WAL mode do not wait for the disk.
+        """
+        while not self._stop.wait(1.0):
+            try:
+                with self.engine.connect() as conn:
+                    conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            except Exception:  # a busy database: try again next time
+                continue
 
     def stop(self) -> None:
+        self._stop.set()
+        if self._checkpointer is not None:
+            self._checkpointer.join(timeout=10)
+            self._checkpointer = None
         if self._executor is not None:
             self._executor.shutdown(wait=True)
             self._executor = None
@@ -311,9 +350,9 @@ class Database:
         if len(jobs) > 1:
             try:
                 with self.engine.begin() as conn:
-                    inserts = [job.params for job in jobs if isinstance(job, AddActions)]
-                    if inserts:
-                        conn.execute(_INSERT_ACTION, inserts)
+                    insert_actions(
+                        conn, [job.params for job in jobs if isinstance(job, AddActions)]
+                    )
                     results = [None if isinstance(job, AddActions) else job(conn) for job in jobs]
                 self.commits += 1
                 return [(value, None) for value in results]

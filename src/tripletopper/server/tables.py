@@ -28,10 +28,9 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Executor
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from tripletopper.bots import Bot, SeatView, bot_factory, bot_names
 from tripletopper.engine import TABLE, YOU, Action, Event, Game, State, derive_seed
@@ -44,8 +43,10 @@ from tripletopper.errors import (
 from tripletopper.games import make_game
 from tripletopper.server import storage
 from tripletopper.server.storage import ActionRow, Database, SeatRow, TableRow
+from tripletopper.server.workers import Lanes
 
 log = logging.getLogger("tripletopper.server")
+T = TypeVar("T")
 
 OPEN, PLAYING, FINISHED = "open", "playing", "finished"
 LOG_KEEP = 40
@@ -652,9 +653,9 @@ def _decide(
 class Room:
     """Every table of the server, the database and the bots' thread pool."""
 
-    def __init__(self, db: Database, pool: Executor, settings: Settings | None = None) -> None:
+    def __init__(self, db: Database, lanes: Lanes, settings: Settings | None = None) -> None:
         self.db = db
-        self.pool = pool
+        self.lanes = lanes
         self.settings = settings or Settings()
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
@@ -665,8 +666,9 @@ class Room:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def in_pool(self, fn: Callable[[], Any]) -> Any:
-        return await asyncio.get_running_loop().run_in_executor(self.pool, fn)
+    async def in_pool(self, fn: Callable[[], T]) -> T:
+        """Blocking work (a bot's decision) in a worker thread, off the event loop."""
+        return await self.lanes.run(fn)
 
     @staticmethod
     def fallback_bot(game: Game) -> str:
