@@ -120,3 +120,54 @@ def test_a_turn_clock_plays_for_a_player_who_does_not_act(client, on_timeout):
             assert first["events"][0]["type"] == "drew"
     table = client.get(f"/api/tables/{tid}").json()["table"]
     assert json.dumps(table).count("deadline") == 0
+
+
+class SlowBuzzerState(BuzzerState):
+    def timeout(self) -> tuple[float, Action] | None:
+        return (1.5, ("timeout",)) if self.winner == -1 else None
+
+
+class SlowBuzzer(Buzzer):
+    def new_state(self, seed=0, *, decks=None, **setup):
+        return SlowBuzzerState(self, {"seed": seed, "decks": None, "setup": {}})
+
+
+@pytest.mark.parametrize("game", ["buzzer", "thirty-two"])
+def test_clocks_resume_after_a_restart(tmp_path, monkeypatch, game):
+    """A phase clock (buzzer) or a turn clock (thirty-two) that was running when the
+    server stopped fires after the restart, from the stored time of the last action."""
+    import asyncio
+
+    import httpx
+
+    from tests.server.helpers import free_port, live_server
+    from tripletopper.server.client import TableClient
+
+    monkeypatch.setitem(GAMES, "buzzer", SlowBuzzer)
+    port = free_port()
+    players = 2 if game == "buzzer" else 3
+    clock = None if game == "buzzer" else 2
+    with live_server(str(tmp_path), port=port) as base, httpx.Client(base_url=base) as http:
+        body = http.post(
+            "/api/tables", json={"game": game, "players": players, "name": "Ann",
+                                 "turn_clock": clock},
+        ).json()  # fmt: skip
+        tid, ann = body["table"]["id"], body["token"]
+        for seat in range(1, players):
+            http.post(f"/api/tables/{tid}/seats/{seat}", json={"name": f"P{seat}"})
+        http.post(f"/api/tables/{tid}/start", headers={"X-Seat-Token": ann})
+        started = time.monotonic()
+    assert time.monotonic() - started < 1.0  # stopped before the clock ran out
+    with live_server(str(tmp_path), port=port) as base:
+
+        async def watch() -> TableClient:
+            async with TableClient(base, tid, ann) as client:
+                await client.wait(lambda c: c.version >= 1, timeout=10)
+                return client
+
+        client = asyncio.run(watch())
+    assert time.monotonic() - started >= 1.4
+    if game == "buzzer":
+        assert client.finished and client.results["winners"] == []
+    else:
+        assert client.version >= 1 and not client.finished

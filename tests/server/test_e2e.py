@@ -27,6 +27,39 @@ ARGS = [
 ]  # fmt: skip
 
 
+def play_by_clicking(pages, rng, *, clicks=None, seconds=240, shot=None) -> bool:
+    """Click random legal moves (buttons or hand cards) until every page shows the results
+    (True) or ``clicks`` clicks were made (False)."""
+    made = 0
+    ends = time.monotonic() + seconds
+    while time.monotonic() < ends:
+        finished = 0
+        for page in pages:
+            if page.is_visible("#results-panel"):
+                finished += 1
+                continue
+            cards = page.locator("#game .card.clickable")
+            buttons = page.locator("#actions button:enabled")
+            try:
+                if cards.count() and rng.random() < 0.5:
+                    cards.nth(rng.randrange(cards.count())).click(timeout=2000)
+                    made += 1
+                elif buttons.count():
+                    if shot is not None:
+                        page.screenshot(path=str(shot))
+                        shot = None
+                    buttons.nth(rng.randrange(buttons.count())).click(timeout=2000)
+                    made += 1
+            except Exception:  # the page re-rendered under the click: look again
+                pass
+        if finished == len(pages):
+            return True
+        if clicks is not None and made >= clicks:
+            return False
+        time.sleep(0.05)
+    return False
+
+
 @pytest.fixture(scope="module")
 def browser():
     playwright = pytest.importorskip("playwright.sync_api")
@@ -79,30 +112,7 @@ def test_two_friends_and_a_bot_play_thirty_two_in_browsers(browser, tmp_path):
         ann.click("#start")
 
         # both play by clicking until the game is over
-        shot = False
-        ends = time.monotonic() + 240
-        while time.monotonic() < ends:
-            finished = 0
-            for page in (ann, bob):
-                if page.is_visible("#results-panel"):
-                    finished += 1
-                    continue
-                cards = page.locator("#game .card.clickable")
-                buttons = page.locator("#actions button:enabled")
-                try:
-                    if cards.count() and rng.random() < 0.5:
-                        cards.nth(rng.randrange(cards.count())).click(timeout=2000)
-                    elif buttons.count():
-                        if not shot and page is ann:
-                            ann.screenshot(path=str(ARTIFACTS / "e2e-thirty-two-table.png"))
-                            shot = True
-                        buttons.nth(rng.randrange(buttons.count())).click(timeout=2000)
-                except Exception:  # the page re-rendered under the click: look again
-                    pass
-            if finished == 2:
-                break
-            time.sleep(0.05)
-        else:
+        if not play_by_clicking([ann, bob], rng, shot=ARTIFACTS / "e2e-thirty-two-table.png"):
             ann.screenshot(path=str(ARTIFACTS / "e2e-thirty-two-stuck.png"))
             pytest.fail("the game did not finish in time")
 
@@ -138,3 +148,42 @@ def test_two_friends_and_a_bot_play_thirty_two_in_browsers(browser, tmp_path):
         version = message.get("version")
         leaked = cards_in(message) - (allowed[version] if version is not None else set())
         assert not leaked, f"the spectator saw {leaked} at version {version}"
+
+
+def test_browsers_reconnect_by_themselves_after_the_server_is_killed(browser, tmp_path):
+    import signal
+
+    from tests.server.helpers import free_port, open_table
+    from tests.server.test_restart import start_server
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = start_server(str(tmp_path), port)
+    try:
+        table_id, tokens = open_table(base, players=3, humans=2, options={"counters": 6})
+        pages = []
+        for token in tokens:
+            context = browser.new_context()
+            page = context.new_page()
+            page.goto(f"{base}/t/{table_id}#seat={token}")
+            page.wait_for_selector("#conn:has-text('connected')")
+            pages.append(page)
+        assert not play_by_clicking(pages, random.Random(3), clicks=4)
+        time.sleep(0.5)
+        before = [page.inner_text("#game") for page in pages]
+        server.send_signal(signal.SIGKILL)
+        server.wait()
+        for page in pages:
+            page.wait_for_selector("#conn.down")
+        server = start_server(str(tmp_path), port)
+        for page in pages:
+            page.wait_for_selector("#conn:not(.down)", timeout=20000)
+        time.sleep(0.5)
+        assert [page.inner_text("#game") for page in pages] == before
+        assert play_by_clicking(pages, random.Random(4)), "the game did not finish"
+        for page in pages:
+            assert "Winner" in page.inner_text("#results") or "won" in page.inner_text("#results")
+            page.context.close()
+    finally:
+        server.kill()
+        server.wait()
