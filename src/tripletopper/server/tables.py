@@ -51,6 +51,8 @@ T = TypeVar("T")
 OPEN, PLAYING, FINISHED = "open", "playing", "finished"
 LOG_KEEP = 40
 """Narrated lines a full resync sends (a catch-up sends every missed line)."""
+MAX_CATCH_UP = 500
+"""Most missed actions a catch-up narrates; further behind, a client gets a resync."""
 MAX_NAME = 32
 
 
@@ -114,7 +116,8 @@ class Settings:
 
     bot_delay: float = 0.6
     """Seconds a bot waits before acting on its turn, so people can follow the game."""
-    default_turn_clock: float | None = None
+    keep_finished: float = 600.0
+    """Seconds a finished game stays in memory once nobody watches it (it stays stored)."""
 
 
 class Table:
@@ -208,7 +211,7 @@ class Table:
             raise ClientError("seat_taken", f"seat {seat} is taken")
         return seat
 
-    async def take_seat(self, seat: object, name: object, token_hash: str | None = None) -> str:
+    async def take_seat(self, seat: object, name: object) -> str:
         """Seat a person; returns their secret token (only its hash is stored)."""
         async with self.lock:
             number = self._free_seat(seat)
@@ -216,7 +219,7 @@ class Table:
             if clean in (s.name for s in self.row.seats.values()):
                 raise ClientError("bad_name", f"{clean!r} already sits at this table")
             token = new_token()
-            info = SeatRow(number, clean, "human", None, token_hash or hash_token(token))
+            info = SeatRow(number, clean, "human", None, hash_token(token))
             await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=info))
             self.row.seats[number] = info
             self._broadcast_table()
@@ -454,7 +457,7 @@ class Table:
     def snapshot(self, seat: int | None, since: int | None = None) -> dict[str, Any]:
         """A full ``state`` message: catch-up from ``since`` if possible, else a resync."""
         version = self.version
-        if since is not None and 0 <= since <= version:
+        if since is not None and 0 <= since <= version and version - since <= MAX_CATCH_UP:
             entries = self.entries[since:]
             resync = False
         else:
@@ -466,7 +469,7 @@ class Table:
             "seat": seat,
             "names": self.names(),
             "resync": resync,
-            "log": self.narrate(entries[-200:], seat),
+            "log": self.narrate(entries, seat),
             **self.view(seat),
         }
 
@@ -701,6 +704,8 @@ class Room:
                 table = Table(self, row)
                 table.restore()
                 self.tables[table_id] = table
+                if row.status == FINISHED:
+                    self.finished(table)
         self._loading.pop(table_id, None)
         return table
 
@@ -761,7 +766,20 @@ class Room:
             return new
 
     def finished(self, table: Table) -> None:
-        """A game ended: nothing more to do for it until someone asks."""
+        """A game ended: forget it (it stays stored) once nobody has watched it for a while."""
+        loop = asyncio.get_running_loop()
+        loop.call_later(self.settings.keep_finished, self._evict, table.id)
+
+    def _evict(self, table_id: str) -> None:
+        table = self.tables.get(table_id)
+        if table is None or table.row.status != FINISHED:
+            return
+        if table.clients:
+            loop = asyncio.get_running_loop()
+            loop.call_later(self.settings.keep_finished, self._evict, table_id)
+            return
+        table.close()
+        del self.tables[table_id]
 
     async def lobby(self) -> list[dict[str, Any]]:
         rows = await self.db.run(partial(storage.list_tables, statuses=(OPEN, PLAYING)))
