@@ -107,3 +107,13 @@ def test_the_pages_and_the_openapi_schema(client):
     paths = client.get("/openapi.json").json()["paths"]
     assert "/api/tables/{table_id}/seats/{seat}/bot" in paths
     assert client.get("/static/games/thirty-two.js").status_code == 200
+
+
+def test_the_serve_command_is_registered():
+    from click.testing import CliRunner
+
+    from tripletopper.cli import cli
+
+    result = CliRunner().invoke(cli, ["serve", "--help"])
+    assert result.exit_code == 0
+    assert "--db" in result.output and "--data-dir" in result.output
