@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+import orjson
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -134,7 +135,7 @@ async def person(
     try:
         async for text in ws:
             now = time.perf_counter()
-            message = json.loads(text)
+            message = orjson.loads(text)
             kind = message.get("type")
             if kind == "error":
                 if stats.measuring:

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from typing import Any
 
+import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tripletopper.engine import TABLE
-from tripletopper.server.tables import ClientError, Room, Table
+from tripletopper.server.tables import ClientError, Room, Table, encode
 
 log = logging.getLogger("tripletopper.server")
 
@@ -59,7 +59,7 @@ class Connection:
         self.queue.put_nowait(text)
 
     def send(self, message: dict[str, Any]) -> None:
-        self.push(json.dumps(message, separators=(",", ":")))
+        self.push(encode(message))
 
     def error(self, code: str, message: str, **extra: Any) -> None:
         self.send({"type": "error", "code": code, "message": message, **extra})
@@ -125,7 +125,7 @@ class Connection:
     async def handle(self, text: str) -> None:
         try:
             try:
-                message = json.loads(text)
+                message = orjson.loads(text)
             except (ValueError, RecursionError):
                 raise ClientError("malformed", "a message must be a JSON object") from None
             if not isinstance(message, dict):
