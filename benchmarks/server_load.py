@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import platform
@@ -202,6 +203,10 @@ async def run(args: argparse.Namespace) -> None:
         started = time.perf_counter()
         tables = await open_tables(base, args)
         print(f"opened {len(tables)} tables in {time.perf_counter() - started:.1f} s", flush=True)
+        # the measuring client should not pause for long garbage collections either
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(20_000, 20, 100)
         ready = asyncio.Semaphore(50)
         tasks = [
             asyncio.get_running_loop().create_task(

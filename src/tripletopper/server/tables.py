@@ -52,8 +52,9 @@ T = TypeVar("T")
 OPEN, PLAYING, FINISHED = "open", "playing", "finished"
 LOG_KEEP = 40
 """Narrated lines a full resync sends (a catch-up sends every missed line)."""
-MAX_CATCH_UP = 500
-"""Most missed actions a catch-up narrates; further behind, a client gets a resync."""
+MAX_CATCH_UP = 50
+"""Actions kept in memory to narrate to a client catching up; further behind, it gets
+a resync.  (Fewer long-lived objects keep Python's garbage collector pauses short.)"""
 MAX_NAME = 32
 
 
@@ -107,7 +108,7 @@ def clean_name(name: object) -> str:
     return text
 
 
-@dataclass
+@dataclass(slots=True)
 class Entry:
     """One applied action, kept to narrate it to clients catching up."""
 
@@ -331,6 +332,7 @@ class Table:
             events = state.apply(action, action_row.seat)
             self._record(action_row.seat, events)
         last = row.actions[-1].at if row.actions else (row.started_at or row.created_at)
+        row.actions = []  # the state's history holds them from now on
         self.last_at = last
         self.since = dict.fromkeys(state.to_act(), last)
         if row.status == PLAYING:
@@ -341,7 +343,10 @@ class Table:
 
     def _record(self, seat: int, events: list[Event]) -> None:
         assert self.state is not None
-        self.entries.append(Entry(self.state.version, seat, events))
+        entries = self.entries
+        entries.append(Entry(self.state.version, seat, events))
+        if len(entries) > 2 * MAX_CATCH_UP:
+            del entries[:-MAX_CATCH_UP]
         for bot_seat, bot in self.bots.items():
             if bot.wants_events:
                 self.bot_inbox[bot_seat].extend(event.view(bot_seat) for event in events)
@@ -395,7 +400,6 @@ class Table:
             raise ClientError(
                 "storage", "the server could not save that action: try again"
             ) from None
-        self.row.actions.append(row)
         previous = set(self.since)
         self.last_at = now
         now_acting = state.to_act()
@@ -417,12 +421,20 @@ class Table:
         self._arm_clock()
 
     def _rollback_last(self) -> None:
-        """Undo the last applied, unsaved action by replaying what was saved."""
+        """Undo the last applied, unsaved action by replaying the saved ones."""
+        assert self.state is not None
         row = self.row
         state = self.game.new_state(row.seed, decks=row.decks, **row.setup)
-        for action_row in row.actions:
-            state.apply(self.game.action_from_wire(action_row.action), action_row.seat)
+        for seat, action in self.state.history[:-1]:
+            state.apply(action, seat, events=False)
         self.state = state
+
+    def wire_history(self) -> list[tuple[int, dict[str, Any]]]:
+        """Every applied action as ``(seat, wire form)``."""
+        if self.state is None:
+            return []
+        to_wire = self.game.action_to_wire
+        return [(seat, to_wire(action)) for seat, action in self.state.history]
 
     # --- what clients receive --------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -463,8 +475,9 @@ class Table:
     def snapshot(self, seat: int | None, since: int | None = None) -> dict[str, Any]:
         """A full ``state`` message: catch-up from ``since`` if possible, else a resync."""
         version = self.version
-        if since is not None and 0 <= since <= version and version - since <= MAX_CATCH_UP:
-            entries = self.entries[since:]
+        oldest = self.entries[0].version - 1 if self.entries else version
+        if since is not None and oldest <= since <= version:
+            entries = [entry for entry in self.entries if entry.version > since]
             resync = False
         else:
             entries = self.entries[-LOG_KEEP:]
