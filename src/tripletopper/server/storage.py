@@ -27,6 +27,7 @@ from sqlalchemy import Connection, Engine, create_engine, event, select
 from sqlalchemy.engine import make_url
 
 from tripletopper.server import schema
+from tripletopper.server.workers import Outcome, settle
 
 T = TypeVar("T")
 Job = Callable[[Connection], Any]
@@ -263,8 +264,6 @@ def table_ids(conn: Connection, status: str) -> list[str]:
 
 # --- the writer thread --------------------------------------------------------------------
 
-Outcome = tuple[Any, BaseException | None]
-
 
 class Database:
     """Runs jobs on one writer thread, committing each batch of waiting jobs at once.
@@ -342,13 +341,7 @@ class Database:
                     outcomes: list[Outcome] = [(None, RuntimeError("database stopped"))] * len(jobs)
                 else:
                     outcomes = await loop.run_in_executor(self._executor, self._write, jobs)
-                for (_job, future), (value, exc) in zip(batch, outcomes, strict=True):
-                    if future.done():
-                        continue
-                    if exc is not None:
-                        future.set_exception(exc)
-                    else:
-                        future.set_result(value)
+                settle([future for _job, future in batch], outcomes)
         finally:
             self._flushing = False
 

@@ -29,6 +29,17 @@ def _run_all(jobs: list[Callable[[], Any]]) -> list[Outcome]:
     return outcomes
 
 
+def settle(futures: list[asyncio.Future[Any]], outcomes: list[Outcome]) -> None:
+    """Give each waiting future its job's value or exception (batched hand-overs)."""
+    for future, (value, exc) in zip(futures, outcomes, strict=True):
+        if future.done():
+            continue
+        if exc is not None:
+            future.set_exception(exc)
+        else:
+            future.set_result(value)
+
+
 class Lanes:
     def __init__(self, lanes: int = 2) -> None:
         self.executor = ThreadPoolExecutor(max_workers=lanes, thread_name_prefix="tt-bots")
@@ -59,13 +70,7 @@ class Lanes:
                 outcomes = await loop.run_in_executor(
                     self.executor, _run_all, [job for job, _future in batch]
                 )
-                for (_job, future), (value, exc) in zip(batch, outcomes, strict=True):
-                    if future.done():
-                        continue
-                    if exc is not None:
-                        future.set_exception(exc)
-                    else:
-                        future.set_result(value)
+                settle([future for _job, future in batch], outcomes)
         finally:
             self.busy[lane] = False
 
