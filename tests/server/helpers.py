@@ -100,6 +100,9 @@ async def play_randomly(
             if done(client):
                 return
             seen = client.version
+            await asyncio.sleep(0.022)  # stay under the per-connection rate limit (50/s)
+            if done(client) or not client.legal or client.version != seen:
+                continue
             await client.act(rng.choice(client.legal)["action"])
             await client.wait(lambda c, seen=seen: c.version != seen or bool(c.errors) or done(c))
             if client.errors:

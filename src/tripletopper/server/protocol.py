@@ -24,9 +24,10 @@ log = logging.getLogger("tripletopper.server")
 
 MAX_MESSAGE = 4096
 """Largest message a client may send, in characters."""
-RATE = 20.0
-"""Messages per second a connection may send on average..."""
-BURST = 40.0
+RATE = 50.0
+"""Messages per second a connection may send on average (a bot program playing fast
+bots needs a few dozen; every legitimate action waits for the server's update)..."""
+BURST = 100.0
 """...and in a burst."""
 MAX_REFUSED = 200
 """Refused (rate-limited) messages after which the connection is closed."""
