@@ -3,7 +3,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tripletopper.bots import SeatView, bot_names, make_bot
+from tripletopper.bots import LEVEL_ORDER, SeatView, bot_names, make_bot
 from tripletopper.cards import TRIPLE_TOPPER
 from tripletopper.engine import Rng
 from tripletopper.games.memo_match import MemoMatch, matching_variables
@@ -13,15 +13,7 @@ from .helpers import play, stacked
 
 
 def test_bots_on_offer():
-    assert bot_names("memo-match") == [
-        "easy",
-        "expert",
-        "forgetful",
-        "hard",
-        "medium",
-        "perfect",
-        "random",
-    ]
+    assert bot_names("memo-match") == [*LEVEL_ORDER, "forgetful", "ismcts", "perfect", "random"]
 
 
 @settings(max_examples=15)

@@ -3,7 +3,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tripletopper.bots import SeatView, bot_names, make_bot
+from tripletopper.bots import LEVEL_ORDER, SeatView, bot_names, make_bot
 from tripletopper.engine import Rng
 from tripletopper.games.thirty_one import ThirtyOne
 from tripletopper.runner import simulate
@@ -12,7 +12,7 @@ from .helpers import dealt_31, declare_dealt, play, stacked
 
 
 def test_bots_on_offer():
-    assert bot_names("thirty-one") == ["easy", "expert", "hard", "heuristic", "ismcts", "medium", "random"]
+    assert bot_names("thirty-one") == [*LEVEL_ORDER, "heuristic", "ismcts", "random"]
 
 
 @settings(max_examples=25)

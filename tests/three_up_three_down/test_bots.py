@@ -3,7 +3,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tripletopper.bots import SeatView, bot_names, make_bot
+from tripletopper.bots import LEVEL_ORDER, SeatView, bot_names, make_bot
 from tripletopper.engine import Rng
 from tripletopper.games.three_up_three_down import ThreeUpThreeDown
 from tripletopper.runner import simulate
@@ -21,7 +21,7 @@ def decide(state, seat=None, **params):
 
 
 def test_bots_on_offer():
-    assert bot_names(GAME) == ["easy", "expert", "hard", "heuristic", "ismcts", "medium", "random"]
+    assert bot_names(GAME) == [*LEVEL_ORDER, "heuristic", "ismcts", "random"]
 
 
 @settings(max_examples=25)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tripletopper.bots import SeatView, bot_names, make_bot
+from tripletopper.bots import LEVEL_ORDER, SeatView, bot_names, make_bot
 from tripletopper.cards import TRIPLE_TOPPER
 from tripletopper.engine import Rng
 from tripletopper.games.toe import WASTED, Toe, cell_of
@@ -18,7 +18,7 @@ P = TRIPLE_TOPPER.parse
 
 
 def test_bots_on_offer():
-    assert bot_names("toe") == ["easy", "expert", "hard", "heuristic", "ismcts", "medium", "random"]
+    assert bot_names("toe") == [*LEVEL_ORDER, "heuristic", "ismcts", "random"]
 
 
 @settings(max_examples=20)

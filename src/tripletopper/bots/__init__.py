@@ -5,7 +5,7 @@ A bot is named by a spec ``name`` or ``name:param=value:param=value``
 written for one game each.
 
 >>> bot_names("thirty-two")
-['easy', 'expert', 'hard', 'heuristic', 'ismcts', 'medium', 'random']
+['easy', 'medium', 'hard', 'expert', 'heuristic', 'ismcts', 'random']
 """
 
 from __future__ import annotations
@@ -66,11 +66,15 @@ for _game, (_spec, _fallback) in SEARCH_BY_GAME.items():
     )  # fmt: skip
 
 
+LEVEL_ORDER = ("easy", "medium", "hard", "expert")
+"""Difficulty levels as a player meets them, weakest first."""
+
+
 def bot_names(game_name: str) -> list[str]:
-    """The bots that can play ``game_name``."""
-    return sorted(
-        name for name, by_game in BOTS.items() if game_name in by_game or ANY_GAME in by_game
-    )
+    """The bots that can play ``game_name``: its difficulty levels first, then the rest."""
+    names = [n for n, by_game in BOTS.items() if game_name in by_game or ANY_GAME in by_game]
+    levels = [n for n in LEVEL_ORDER if n in names]
+    return levels + sorted(n for n in names if n not in LEVEL_ORDER)
 
 
 def bot_class(name: str, game_name: str) -> type[Bot]:

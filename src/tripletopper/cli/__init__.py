@@ -1,4 +1,4 @@
-"""The ``tripletopper`` command: play, simulate, tournament, rules, replay, games and bots."""
+"""The ``tripletopper`` command: play, simulate, tournament, rules, replay, games, bots, serve."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from tripletopper.bots import bot_class, bot_names
 from tripletopper.cli.common import rules_page
 from tripletopper.cli.play import play_command
 from tripletopper.cli.replay import replay_command
+from tripletopper.cli.serve import serve_command
 from tripletopper.cli.simulate import simulate_command
 from tripletopper.cli.tournament import tournament_command
 from tripletopper.engine import Game
@@ -74,6 +75,7 @@ cli.add_command(play_command)
 cli.add_command(simulate_command)
 cli.add_command(replay_command)
 cli.add_command(tournament_command)
+cli.add_command(serve_command)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -1,0 +1,75 @@
+"""``tripletopper serve``: the online card room on uvicorn."""
+
+from __future__ import annotations
+
+import gc
+import logging
+import sys
+
+import click
+
+from tripletopper.server.tables import Settings
+
+
+@click.command("serve", context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on (0.0.0.0 lets friends on your network join).",
+)
+@click.option("--port", default=8032, show_default=True, type=int, help="Port to listen on.")
+@click.option(
+    "--db",
+    "db_url",
+    default=None,
+    metavar="URL",
+    help="Database URL (default: SQLite in the data dir), e.g. "
+    "postgresql+psycopg://user:pass@host/dbname.",
+)
+@click.option(
+    "--data-dir",
+    default="data",
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="Where the SQLite database lives.",
+)
+@click.option(
+    "--bot-delay",
+    default=0.6,
+    show_default=True,
+    type=float,
+    help="Seconds a bot waits before its move, so people can follow.",
+)
+@click.option(
+    "--log-level",
+    default="info",
+    show_default=True,
+    type=click.Choice(["debug", "info", "warning", "error"]),
+)
+def serve_command(
+    host: str, port: int, db_url: str | None, data_dir: str, bot_delay: float, log_level: str
+) -> None:  # fmt: skip
+    """Run the online card room: open the printed URL in a browser."""
+    import uvicorn
+
+    from tripletopper.server.app import ServerConfig, create_app
+
+    # Bot and database threads hand the GIL back to the event loop sooner (default 5 ms).
+    sys.setswitchinterval(0.001)
+    # Fewer young-generation collections (the default, 700, means one every few actions
+    # with a thousand connections); start-up objects are frozen out of sight (freeze_gc).
+    gc.set_threshold(10_000, 20, 20)
+    logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(message)s")
+    config = ServerConfig(
+        data_dir=data_dir, db_url=db_url, settings=Settings(bot_delay=bot_delay), freeze_gc=True
+    )
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    where = config.url() if db_url is None else "the database at --db"
+    click.echo(f"Triple Topper card room: open http://{shown}:{port}/ in your browser")
+    click.echo(f"(games are stored in {where}; Ctrl+C stops the server)")
+    uvicorn.run(
+        create_app(config), host=host, port=port, log_level=log_level, ws_max_size=65536,
+        ws_ping_interval=20, ws_ping_timeout=20,
+        ws_per_message_deflate=False,  # loopback and LAN: compression costs more CPU than it saves
+    )  # fmt: skip

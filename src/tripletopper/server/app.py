@@ -1,0 +1,281 @@
+"""The card room's web application: HTTP API, websocket endpoint and the browser client.
+
+``create_app(config)`` builds a FastAPI app.  On start it migrates the
+database, rebuilds every unfinished game by replay (bots and clocks resume)
+and serves:
+
+- the pages (lobby ``/``, table ``/t/{id}``, replay ``/r/{id}``) and their
+  static ES modules from :mod:`tripletopper.web`;
+- the JSON API under ``/api`` (documented by the OpenAPI schema at
+  ``/openapi.json`` and ``/docs``);
+- the websocket of each table at ``/ws/tables/{id}`` (``docs/protocol.md``).
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Header, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from tripletopper import __version__
+from tripletopper.bots import bot_class, bot_names
+from tripletopper.engine import YOU, State
+from tripletopper.games import GAMES
+from tripletopper.record import Record
+from tripletopper.server.protocol import Connection
+from tripletopper.server.storage import Database, sqlite_url
+from tripletopper.server.tables import FINISHED, ClientError, Room, Settings, Table
+from tripletopper.server.workers import Lanes
+
+log = logging.getLogger("tripletopper.server")
+
+WEB = resources.files("tripletopper.web")
+
+
+@dataclass
+class ServerConfig:
+    data_dir: str = "data"
+    db_url: str | None = None
+    settings: Settings = field(default_factory=Settings)
+    bot_threads: int = 2
+    freeze_gc: bool = False
+    """After start-up, move every object made so far out of the garbage collector's sight
+    (``gc.freeze``): long-lived modules and tables then cost nothing at each collection."""
+
+    def url(self) -> str:
+        return self.db_url or sqlite_url(self.data_dir)
+
+
+class NewTable(BaseModel):
+    """A table to open: any registered game with options its engine accepts."""
+
+    game: str = Field(description="registry name, e.g. thirty-two")
+    players: int | None = Field(None, description="number of seats (default: the game's fewest)")
+    options: dict[str, Any] = Field(default_factory=dict, description="game options by name")
+    turn_clock: float | None = Field(None, description="seconds per turn; none: no turn clock")
+    on_timeout: str = Field("default", description="'default' (a safe move) or 'bot'")
+    name: str | None = Field(None, description="take a seat at once with this name")
+    seat: int = Field(0, description="the seat to take with `name`")
+
+
+class TakeSeat(BaseModel):
+    name: str = Field(description="the name others see (1-32 characters)")
+
+
+class AddBot(BaseModel):
+    bot: str = Field(description="a bot spec, e.g. heuristic or random")
+
+
+Token = Annotated[str | None, Header(alias="X-Seat-Token", description="your seat token")]
+
+
+def create_app(config: ServerConfig | None = None) -> FastAPI:
+    config = config or ServerConfig()
+    state: dict[str, Any] = {}
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        db = Database(config.url())
+        db.migrate()
+        db.start()
+        lanes = Lanes(config.bot_threads)
+        room = Room(db, lanes, config.settings)
+        state["room"] = room
+        restored = await room.restore()
+        if restored:
+            log.info("restored %d unfinished game(s)", restored)
+        if config.freeze_gc:
+            gc.collect()
+            gc.freeze()
+        try:
+            yield
+        finally:
+            await room.close()
+            lanes.shutdown()
+            db.stop()
+
+    app = FastAPI(
+        title="Triple Topper card room",
+        version=__version__,
+        description="Tables for the Triple Topper games: open one, invite friends, add bots, "
+        "play. Play itself goes through the websocket at `/ws/tables/{id}` (docs/protocol.md).",
+        lifespan=lifespan,
+    )
+    app.state.config = config
+
+    def room() -> Room:
+        return state["room"]  # type: ignore[no-any-return]
+
+    @app.exception_handler(ClientError)
+    async def client_error(request: Request, exc: ClientError) -> JSONResponse:
+        status = {"no_table": 404, "not_seated": 403, "not_your_seat": 403}.get(exc.code, 400)
+        return JSONResponse(exc.to_json(), status_code=status)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+        text = f"{where}: {first.get('msg', 'invalid')}" if where else "invalid request"
+        return JSONResponse({"type": "error", "code": "malformed", "message": text}, 422)
+
+    # --- pages -----------------------------------------------------------------------
+    def page(name: str) -> FileResponse:
+        return FileResponse(str(WEB / name), media_type="text/html")
+
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return page("index.html")
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        return page("table.html")
+
+    @app.get("/r/{table_id}", include_in_schema=False)
+    async def replay_page(table_id: str) -> FileResponse:
+        return page("replay.html")
+
+    app.mount("/static", StaticFiles(directory=str(WEB)), name="static")
+
+    # --- API ---------------------------------------------------------------------------
+    @app.get("/api/games", tags=["lobby"])
+    async def list_games() -> list[dict[str, Any]]:
+        """Every registered game: seats, options (as forms need them) and bots."""
+        out = []
+        for name in sorted(GAMES):
+            cls = GAMES[name]
+            out.append(
+                {
+                    "name": name,
+                    "title": cls.title,
+                    "min_players": cls.min_players,
+                    "max_players": cls.max_players,
+                    "options": [option.schema() for option in cls.options_schema],
+                    "bots": [
+                        {"name": b, "description": bot_class(b, name).description}
+                        for b in bot_names(name)
+                    ],
+                }
+            )
+        return out
+
+    @app.get("/api/tables", tags=["lobby"])
+    async def list_tables() -> list[dict[str, Any]]:
+        """Tables waiting for players or being played, newest first."""
+        return await room().lobby()
+
+    @app.post("/api/tables", tags=["lobby"], status_code=201)
+    async def create_table(body: NewTable) -> dict[str, Any]:
+        """Open a table; with `name`, also take `seat` (the answer holds its token)."""
+        table = await room().create(
+            body.game, body.players, body.options, turn_clock=body.turn_clock,
+            on_timeout=body.on_timeout,
+        )  # fmt: skip
+        out: dict[str, Any] = {"table": table.summary()}
+        if body.name is not None:
+            out["token"] = await table.take_seat(body.seat, body.name)
+            out["seat"] = body.seat
+            out["table"] = table.summary()
+        return out
+
+    @app.get("/api/tables/{table_id}", tags=["table"])
+    async def get_table(table_id: str, token: Token = None) -> dict[str, Any]:
+        """A table's seats and status (and your seat, if your token holds one)."""
+        table = await room().get(table_id)
+        return {"table": table.summary(), "seat": table.seat_of(token)}
+
+    @app.post("/api/tables/{table_id}/seats/{seat}", tags=["table"])
+    async def take_seat(table_id: str, seat: int, body: TakeSeat) -> dict[str, Any]:
+        """Sit down; the answer's `token` is the seat's secret (keep it)."""
+        table = await room().get(table_id)
+        token = await table.take_seat(seat, body.name)
+        return {"token": token, "seat": seat, "table": table.summary()}
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/bot", tags=["table"])
+    async def add_bot(table_id: str, seat: int, body: AddBot, token: Token = None) -> Any:
+        """Put a bot in an empty seat (you must hold a seat at the table)."""
+        table = await room().get(table_id)
+        await table.add_bot(seat, body.bot, token)
+        return {"table": table.summary()}
+
+    @app.delete("/api/tables/{table_id}/seats/{seat}", tags=["table"])
+    async def leave_seat(table_id: str, seat: int, token: Token = None) -> Any:
+        """Leave your seat, or remove a bot, before the start; during play a bot takes over."""
+        table = await room().get(table_id)
+        await table.leave(seat, token)
+        return {"table": table.summary()}
+
+    @app.post("/api/tables/{table_id}/start", tags=["table"])
+    async def start(table_id: str, token: Token = None) -> Any:
+        """Start the game once every seat is filled."""
+        table = await room().get(table_id)
+        await table.start(token)
+        return {"table": table.summary()}
+
+    @app.post("/api/tables/{table_id}/rematch", tags=["table"])
+    async def rematch(table_id: str, token: Token = None) -> Any:
+        """After the game: a new one with the same seats and options (same tokens)."""
+        table = await room().get(table_id)
+        new = await room().rematch(table, token)
+        return {"table": new.summary()}
+
+    @app.get("/api/tables/{table_id}/replay", tags=["replay"])
+    async def replay(table_id: str, seat: int | None = None, token: Token = None) -> Any:
+        """A finished game step by step: the public view, or your own seat's view."""
+        table = await room().get(table_id)
+        if table.row.status != FINISHED:
+            raise ClientError("not_finished", "replays open once the game is over")
+        if seat is not None and table.seat_of(token) != seat:
+            raise ClientError("not_your_seat", "a seat's view is for that seat's player only")
+        return replay_steps(table, seat)
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        await Connection(websocket, room(), table_id).serve()
+
+    return app
+
+
+def replay_steps(table: Table, seat: int | None) -> dict[str, Any]:
+    """Every step of a finished game as one seat (or a spectator) saw it."""
+    row = table.row
+    names = table.names()
+    record = Record(
+        game=row.game, players=row.players, options=row.options, seed=row.seed,
+        actions=table.wire_history(), decks=row.decks, setup=row.setup,
+    )  # fmt: skip
+    start = record.new_state()
+    game = start.game
+    viewer_names = list(names)
+    if seat is not None:
+        viewer_names[seat] = YOU
+
+    def observe(state: State) -> dict[str, Any]:
+        return state.public_observation() if seat is None else state.observation(seat)
+
+    steps = [{"version": 0, "log": [], "observation": observe(start)}]
+    for state, _actor, _action, events in record.steps():
+        steps.append(
+            {
+                "version": state.version,
+                "log": [game.describe_event(e.view(seat), viewer_names) for e in events],
+                "observation": observe(state),
+            }
+        )
+    return {
+        "table": row.id,
+        "game": row.game,
+        "seat": seat,
+        "names": names,
+        "results": row.results,
+        "steps": steps,
+    }

@@ -1,0 +1,201 @@
+"""The websocket protocol of a table (``/ws/tables/{id}``): see ``docs/protocol.md``.
+
+Each connection is a :class:`Connection`: a reader that checks every message
+(size, rate, JSON, type) before it reaches the table, and a writer task that
+drains the connection's own queue, so a slow client never holds up a table.
+Every refusal is an ``error`` message to that client only; nothing changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import Any
+
+import orjson
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from tripletopper.engine import TABLE
+from tripletopper.server.tables import ClientError, Room, Table, encode
+
+log = logging.getLogger("tripletopper.server")
+
+MAX_MESSAGE = 4096
+"""Largest message a client may send, in characters."""
+RATE = 50.0
+"""Messages per second a connection may send on average (a bot program playing fast
+bots needs a few dozen; every legitimate action waits for the server's update)..."""
+BURST = 100.0
+"""...and in a burst."""
+MAX_REFUSED = 200
+"""Refused (rate-limited) messages after which the connection is closed."""
+MAX_QUEUE = 1000
+"""Messages queued for a client that does not read; beyond it the client is dropped."""
+
+
+class Connection:
+    """One websocket client at one table."""
+
+    def __init__(self, ws: WebSocket, room: Room, table_id: str) -> None:
+        self.ws = ws
+        self.room = room
+        self.table_id = table_id
+        self.table: Table | None = None
+        self.seat: int | None = None
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.allowance = BURST
+        self.checked = time.monotonic()
+        self.refused = 0
+        self.dropped = False
+
+    def push(self, text: str) -> None:
+        if self.dropped:
+            return
+        if self.queue.qsize() >= MAX_QUEUE:
+            self.dropped = True
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(text)
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.push(encode(message))
+
+    def error(self, code: str, message: str, **extra: Any) -> None:
+        self.send({"type": "error", "code": code, "message": message, **extra})
+
+    async def writer(self) -> None:
+        while True:
+            text = await self.queue.get()
+            if text is None:
+                break
+            await self.ws.send_text(text)
+        with contextlib.suppress(Exception):
+            await self.ws.close(code=1008 if self.dropped else 1000)
+
+    def _rate_ok(self) -> bool:
+        now = time.monotonic()
+        self.allowance = min(BURST, self.allowance + (now - self.checked) * RATE)
+        self.checked = now
+        if self.allowance < 1.0:
+            return False
+        self.allowance -= 1.0
+        return True
+
+    async def serve(self) -> None:
+        await self.ws.accept()
+        writer = asyncio.get_running_loop().create_task(self.writer())
+        try:
+            while not self.dropped:
+                message = await self.ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    raw = message.get("bytes") or b""
+                    if len(raw) > MAX_MESSAGE:
+                        self.error("too_large", f"messages are at most {MAX_MESSAGE} characters")
+                        continue
+                    try:
+                        text = raw.decode("utf-8")
+                    except UnicodeDecodeError:
+                        self.error("malformed", "messages are JSON text")
+                        continue
+                if not self._rate_ok():
+                    self.refused += 1
+                    if self.refused == 1 or self.refused % 50 == 0:
+                        self.error("rate_limited", "too many messages: slow down")
+                    if self.refused >= MAX_REFUSED:
+                        break
+                    continue
+                if len(text) > MAX_MESSAGE:
+                    self.error("too_large", f"messages are at most {MAX_MESSAGE} characters")
+                    continue
+                await self.handle(text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if self.table is not None:
+                self.table.part(self)
+            self.dropped = True
+            self.queue.put_nowait(None)
+            with contextlib.suppress(BaseException):
+                await writer
+
+    async def handle(self, text: str) -> None:
+        try:
+            try:
+                message = orjson.loads(text)
+            except (ValueError, RecursionError):
+                raise ClientError("malformed", "a message must be a JSON object") from None
+            if not isinstance(message, dict):
+                raise ClientError("malformed", "a message must be a JSON object")
+            kind = message.get("type")
+            ref = message.get("ref")
+            if ref is not None and not isinstance(ref, str | int):
+                ref = None
+            try:
+                if kind == "hello":
+                    await self.hello(message)
+                elif kind == "action":
+                    await self.action(message)
+                elif kind == "sync":
+                    self.sync(message.get("version"))
+                elif kind == "ping":
+                    self.send({"type": "pong", "ref": ref, "time": time.time()})
+                else:
+                    raise ClientError(
+                        "unknown_type", "unknown message type (use hello, action, sync or ping)"
+                    )
+            except ClientError as exc:
+                if ref is not None:
+                    exc.extra.setdefault("ref", ref)
+                raise
+        except ClientError as exc:
+            self.send(exc.to_json())
+        except Exception:  # never a stack trace to a client
+            log.exception("table %s: unexpected error", self.table_id)
+            self.error("internal", "the server could not handle that message")
+
+    async def hello(self, message: dict[str, Any]) -> None:
+        if self.table is not None:
+            raise ClientError("already_joined", "this connection already said hello")
+        token = message.get("token")
+        if token is not None and (not isinstance(token, str) or len(token) > 200):
+            raise ClientError("bad_token", "a token is a string")
+        table = await self.room.get(self.table_id)
+        seat = table.seat_of(token) if token else None
+        if token and seat is None:
+            raise ClientError("bad_token", "that token holds no seat here; watching instead?")
+        self.table, self.seat = table, seat
+        table.join(self)
+        self.send({"type": "welcome", "table": table.id, "seat": seat})
+        self.sync(message.get("version"))
+
+    def sync(self, version: object) -> None:
+        table = self._table()
+        since = version if isinstance(version, int) and not isinstance(version, bool) else None
+        self.send(table.snapshot(self.seat, since))
+
+    async def action(self, message: dict[str, Any]) -> None:
+        table = self._table()
+        extra = set(message) - {"type", "action", "version", "ref", "table"}
+        if extra:
+            raise ClientError("malformed", f"unexpected field {sorted(extra)[0]!r}")
+        if self.seat is None:
+            raise ClientError("not_seated", "spectators cannot act")
+        seat = self.seat
+        if message.get("table") is True:
+            seat = TABLE
+        if "action" not in message:
+            raise ClientError("malformed", "an action message needs 'action'")
+        await table.act(seat, message["action"], message.get("version"))
+        ref = message.get("ref")
+        if ref is not None:
+            self.send({"type": "ack", "ref": ref, "version": table.version})
+
+    def _table(self) -> Table:
+        if self.table is None:
+            raise ClientError("hello_first", "say hello first (with your seat token, if any)")
+        return self.table

@@ -1,0 +1,70 @@
+"""The card room's database schema (SQLAlchemy Core), shared by storage and migrations.
+
+Three tables hold everything needed to rebuild any game by replay:
+
+- ``tables``: one row per card table (game, players, options, seed, clock, status);
+- ``seats``: who holds each seat (a name, a bot spec or the SHA-256 of a human's
+  secret token - never the token itself);
+- ``actions``: every applied action in wire form, numbered from 0, with its seat
+  and the time it was applied (the clocks of timed phases resume from it).
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+
+metadata = MetaData()
+
+tables = Table(
+    "tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("options", Text, nullable=False),  # JSON object
+    Column("seed", BigInteger, nullable=False),
+    Column("decks", Text, nullable=True),  # JSON list of card orders (tests and puzzles)
+    Column("setup", Text, nullable=True),  # JSON object of setup values
+    Column("status", String(16), nullable=False),  # open, playing, finished
+    Column("turn_clock", Float, nullable=True),  # seconds per turn, None = no clock
+    Column("on_timeout", String(16), nullable=False),  # default or bot
+    Column("created_at", Float, nullable=False),
+    Column("started_at", Float, nullable=True),
+    Column("finished_at", Float, nullable=True),
+    Column("results", Text, nullable=True),  # JSON of Results.to_json()
+    Column("rematch_of", String(32), nullable=True),
+    Column("rematch", String(32), nullable=True),
+)
+Index("ix_tables_status", tables.c.status)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("kind", String(8), nullable=False),  # human or bot
+    Column("bot", String(128), nullable=True),
+    Column("token_hash", String(64), nullable=True),
+)
+
+actions = Table(
+    "actions",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("n", Integer, primary_key=True),  # the state version the action was applied to
+    Column("seat", Integer, nullable=False),
+    Column("action", Text, nullable=False),  # JSON wire form
+    Column("at", Float, nullable=False),
+)

@@ -1,0 +1,375 @@
+"""Storage of tables, seats and actions: SQLite by default, PostgreSQL by URL.
+
+Everything goes through one SQLAlchemy engine.  Database work never runs on the
+event loop: :class:`Database` owns one writer thread that takes queued jobs,
+runs every job waiting at that moment in a single transaction (group commit:
+one commit for many tables' actions) and then wakes the coroutines that
+awaited them.  A job's effects are committed before its coroutine resumes, so a
+table that awaits the storing of an action tells nobody of it before it is
+safe on disk (SQLite in WAL mode survives a killed process).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, TypeVar
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, Engine, create_engine, event, select
+from sqlalchemy.engine import make_url
+
+from tripletopper.server import schema
+from tripletopper.server.workers import Outcome, settle
+
+T = TypeVar("T")
+Job = Callable[[Connection], Any]
+
+
+def sqlite_url(data_dir: str | Path) -> str:
+    """The default database: a SQLite file in the data directory."""
+    path = Path(data_dir).expanduser().resolve() / "tripletopper.sqlite3"
+    return f"sqlite:///{path}"
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    name: str
+    kind: str  # "human" or "bot"
+    bot: str | None = None
+    token_hash: str | None = None
+
+
+@dataclass
+class ActionRow:
+    n: int
+    seat: int
+    action: dict[str, Any]
+    at: float
+
+
+@dataclass
+class TableRow:
+    id: str
+    game: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    status: str
+    created_at: float
+    turn_clock: float | None = None
+    on_timeout: str = "default"
+    decks: list[list[str]] | None = None
+    setup: dict[str, Any] = field(default_factory=dict)
+    started_at: float | None = None
+    finished_at: float | None = None
+    results: dict[str, Any] | None = None
+    rematch_of: str | None = None
+    rematch: str | None = None
+    seats: dict[int, SeatRow] = field(default_factory=dict)
+    actions: list[ActionRow] = field(default_factory=list)
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite gets WAL journaling and a busy timeout."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            # NORMAL in WAL mode: a commit survives a killed process (not a power cut).
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA busy_timeout=5000")
+            # Checkpoints (which fsync) run in their own thread: see Database.start.
+            cursor.execute("PRAGMA wal_autocheckpoint=0")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest revision (Alembic, migrations shipped in the package)."""
+    config = Config()
+    config.set_main_option(
+        "script_location", str(resources.files("tripletopper.server") / "migrations")
+    )
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "head")
+
+
+# --- jobs: plain functions of a connection, run by the writer thread ----------------
+
+
+def insert_table(conn: Connection, row: TableRow) -> None:
+    conn.execute(
+        schema.tables.insert().values(
+            id=row.id, game=row.game, players=row.players, options=json.dumps(row.options),
+            seed=row.seed, decks=json.dumps(row.decks) if row.decks else None,
+            setup=json.dumps(row.setup) if row.setup else None, status=row.status,
+            turn_clock=row.turn_clock, on_timeout=row.on_timeout, created_at=row.created_at,
+            started_at=row.started_at, rematch_of=row.rematch_of,
+        )
+    )  # fmt: skip
+    for seat in row.seats.values():
+        put_seat(conn, row.id, seat)
+
+
+def put_seat(conn: Connection, table_id: str, seat: SeatRow) -> None:
+    delete_seat(conn, table_id, seat.seat)
+    conn.execute(
+        schema.seats.insert().values(
+            table_id=table_id, seat=seat.seat, name=seat.name, kind=seat.kind, bot=seat.bot,
+            token_hash=seat.token_hash,
+        )
+    )  # fmt: skip
+
+
+def delete_seat(conn: Connection, table_id: str, seat: int) -> None:
+    s = schema.seats
+    conn.execute(s.delete().where(s.c.table_id == table_id, s.c.seat == seat))
+
+
+def update_table(conn: Connection, table_id: str, **values: Any) -> None:
+    if "results" in values and values["results"] is not None:
+        values["results"] = json.dumps(values["results"])
+    t = schema.tables
+    conn.execute(t.update().where(t.c.id == table_id).values(**values))
+
+
+_INSERT_ACTION = schema.actions.insert()
+
+
+def action_params(table_id: str, row: ActionRow) -> dict[str, Any]:
+    return {
+        "table_id": table_id, "n": row.n, "seat": row.seat,
+        "action": json.dumps(row.action, separators=(",", ":")), "at": row.at,
+    }  # fmt: skip
+
+
+def add_action(conn: Connection, table_id: str, row: ActionRow) -> None:
+    conn.execute(_INSERT_ACTION, [action_params(table_id, row)])
+
+
+def insert_actions(conn: Connection, rows: list[dict[str, Any]]) -> None:
+    """Many actions in one multi-row INSERT statement, written for the driver directly.
+
+    One statement, not one per row: every database call releases Python's GIL,
+    and getting it back from a busy event-loop thread costs time, so a batch
+    pays that once.  Building the SQL text here also skips the compiler, which
+    would otherwise see a new statement shape for every batch size.
+    """
+    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    one = "(" + ",".join([mark] * 5) + ")"
+    for start in range(0, len(rows), 400):
+        chunk = rows[start : start + 400]
+        sql = "INSERT INTO actions (table_id, n, seat, action, at) VALUES " + ",".join(
+            [one] * len(chunk)
+        )
+        params = tuple(
+            value
+            for row in chunk
+            for value in (row["table_id"], row["n"], row["seat"], row["action"], row["at"])
+        )
+        conn.exec_driver_sql(sql, params)
+
+
+class AddActions:
+    """A job that stores actions; the writer merges all such jobs of a batch into one
+    multi-row insert (the hot path: every action of every table goes through it)."""
+
+    __slots__ = ("params",)
+
+    def __init__(self, table_id: str, row: ActionRow) -> None:
+        self.params = action_params(table_id, row)
+
+    def __call__(self, conn: Connection) -> None:
+        conn.execute(_INSERT_ACTION, [self.params])
+
+
+def _table_from(r: Any) -> TableRow:
+    return TableRow(
+        id=r.id, game=r.game, players=r.players, options=json.loads(r.options), seed=r.seed,
+        status=r.status, created_at=r.created_at, turn_clock=r.turn_clock,
+        on_timeout=r.on_timeout, decks=json.loads(r.decks) if r.decks else None,
+        setup=json.loads(r.setup) if r.setup else {}, started_at=r.started_at,
+        finished_at=r.finished_at, results=json.loads(r.results) if r.results else None,
+        rematch_of=r.rematch_of, rematch=r.rematch,
+    )  # fmt: skip
+
+
+def _seats_of(conn: Connection, ids: Iterable[str]) -> dict[str, dict[int, SeatRow]]:
+    s = schema.seats
+    out: dict[str, dict[int, SeatRow]] = {}
+    id_list = list(ids)
+    if not id_list:
+        return out
+    for r in conn.execute(select(s).where(s.c.table_id.in_(id_list))):
+        out.setdefault(r.table_id, {})[r.seat] = SeatRow(
+            r.seat, r.name, r.kind, r.bot, r.token_hash
+        )
+    return out
+
+
+def load_table(conn: Connection, table_id: str) -> TableRow | None:
+    """A table with its seats and every action, or None."""
+    t, a = schema.tables, schema.actions
+    r = conn.execute(select(t).where(t.c.id == table_id)).first()
+    if r is None:
+        return None
+    row = _table_from(r)
+    row.seats = _seats_of(conn, [table_id]).get(table_id, {})
+    row.actions = [
+        ActionRow(x.n, x.seat, json.loads(x.action), x.at)
+        for x in conn.execute(select(a).where(a.c.table_id == table_id).order_by(a.c.n))
+    ]
+    return row
+
+
+def list_tables(conn: Connection, statuses: Iterable[str], limit: int = 200) -> list[TableRow]:
+    """Tables in these statuses, newest first, with seats (no actions)."""
+    t = schema.tables
+    rows = [
+        _table_from(r)
+        for r in conn.execute(
+            select(t).where(t.c.status.in_(list(statuses))).order_by(t.c.created_at.desc())
+            .limit(limit)
+        )
+    ]  # fmt: skip
+    seats = _seats_of(conn, [row.id for row in rows])
+    for row in rows:
+        row.seats = seats.get(row.id, {})
+    return rows
+
+
+def table_ids(conn: Connection, status: str) -> list[str]:
+    t = schema.tables
+    return [r.id for r in conn.execute(select(t.c.id).where(t.c.status == status))]
+
+
+# --- the writer thread --------------------------------------------------------------------
+
+
+class Database:
+    """Runs jobs on one writer thread, committing each batch of waiting jobs at once.
+
+    Jobs queue up on the event loop; at most one batch is being written at a
+    time, and every job that arrives meanwhile goes into the next batch (group
+    commit).  Under load batches grow, so the cost per action falls, and the
+    loop hands work to the thread once per batch rather than once per job.
+    """
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        self._executor: ThreadPoolExecutor | None = None
+        self._pending: list[tuple[Job, asyncio.Future[Any]]] = []
+        self._flushing = False
+        self._flush_task: asyncio.Task[None] | None = None
+        self._checkpointer: threading.Thread | None = None
+        self._stop = threading.Event()
+        self.commits = 0
+
+    def migrate(self) -> None:
+        migrate(self.engine)
+
+    def start(self) -> None:
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tt-db")
+        if self.engine.dialect.name == "sqlite" and self._checkpointer is None:
+            self._stop.clear()
+            self._checkpointer = threading.Thread(
+                target=self._checkpoints, name="tt-db-checkpoint", daemon=True
+            )
+            self._checkpointer.start()
+
+    def _checkpoints(self) -> None:
+        """Copy the write-ahead log into the database file about once a second.
+
+        A checkpoint waits for the disk (fsync); done here, it never holds up
+        the writer, whose commits in WAL mode do not wait for the disk.
+        """
+        while not self._stop.wait(1.0):
+            try:
+                with self.engine.connect() as conn:
+                    conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            except Exception:  # a busy database: try again next time
+                continue
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._checkpointer is not None:
+            self._checkpointer.join(timeout=10)
+            self._checkpointer = None
+        if self._executor is not None:
+            self._executor.shutdown(wait=True)
+            self._executor = None
+        self.engine.dispose()
+
+    async def run(self, job: Callable[[Connection], T]) -> T:
+        """Run ``job`` in the writer thread; returns once its transaction is committed."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._pending.append((job, future))
+        if not self._flushing:
+            self._flushing = True
+            self._flush_task = loop.create_task(self._flush())
+        return await future
+
+    async def _flush(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while self._pending:
+                batch, self._pending = self._pending, []
+                jobs = [job for job, _future in batch]
+                if self._executor is None:
+                    outcomes: list[Outcome] = [(None, RuntimeError("database stopped"))] * len(jobs)
+                else:
+                    outcomes = await loop.run_in_executor(self._executor, self._write, jobs)
+                settle([future for _job, future in batch], outcomes)
+        finally:
+            self._flushing = False
+
+    def run_now(self, job: Callable[[Connection], T]) -> T:
+        """Run ``job`` in the calling thread (start-up, tests)."""
+        with self.engine.begin() as conn:
+            return job(conn)
+
+    def _write(self, jobs: list[Job]) -> list[Outcome]:
+        """One transaction for the whole batch; if it fails, each job alone."""
+        if len(jobs) > 1:
+            try:
+                with self.engine.begin() as conn:
+                    insert_actions(
+                        conn, [job.params for job in jobs if isinstance(job, AddActions)]
+                    )
+                    results = [None if isinstance(job, AddActions) else job(conn) for job in jobs]
+                self.commits += 1
+                return [(value, None) for value in results]
+            except Exception:
+                pass  # find the failing job below
+        outcomes: list[Outcome] = []
+        for job in jobs:
+            try:
+                with self.engine.begin() as conn:
+                    value = job(conn)
+                self.commits += 1
+                outcomes.append((value, None))
+            except Exception as exc:
+                outcomes.append((None, exc))
+        return outcomes

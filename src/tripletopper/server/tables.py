@@ -1,0 +1,839 @@
+"""Card tables at run time: seats, the authoritative game loop, bots and clocks.
+
+A :class:`Table` owns one game.  Everything that changes it (taking a seat,
+adding a bot, starting, an action from a browser, a bot or a clock) runs under
+the table's ``asyncio.Lock``, in this order:
+
+1. check the seat and the state version the actor saw;
+2. apply the action through the engine (which refuses illegal ones and
+   changes nothing);
+3. store the action and await the commit;
+4. only then tell every connected client: each seat gets its own
+   observation and its own view of the events, spectators the public ones.
+
+The server contains no game-specific logic: options, actions, observations,
+narration, timed phases and default actions all come from the engine contract.
+Bots think in a thread pool on a clone of the state, without the table lock,
+and their action is then submitted like anyone's, checked against the version
+they decided on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import secrets
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, Protocol, TypeVar
+
+import orjson
+
+from tripletopper.bots import Bot, SeatView, bot_factory, bot_names
+from tripletopper.engine import TABLE, YOU, Action, Event, Game, State, derive_seed
+from tripletopper.errors import (
+    IllegalActionError,
+    InvalidOptionError,
+    MalformedActionError,
+    TripleTopperError,
+)
+from tripletopper.games import make_game
+from tripletopper.server import storage
+from tripletopper.server.storage import ActionRow, Database, SeatRow, TableRow
+from tripletopper.server.workers import Lanes
+
+log = logging.getLogger("tripletopper.server")
+T = TypeVar("T")
+
+OPEN, PLAYING, FINISHED = "open", "playing", "finished"
+LOG_KEEP = 40
+"""Narrated lines a full resync sends (a catch-up sends every missed line)."""
+MAX_CATCH_UP = 50
+"""Actions kept in memory to narrate to a client catching up; further behind, it gets
+a resync.  (Fewer long-lived objects keep Python's garbage collector pauses short.)"""
+MAX_NAME = 32
+
+
+class ClientError(Exception):
+    """A refused request: ``code`` for programs, ``message`` for people."""
+
+    def __init__(self, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "error", "code": self.code, "message": self.message, **self.extra}
+
+
+class Listener(Protocol):
+    """A connected client as a table sees it: a seat (None: spectator) and a mailbox."""
+
+    seat: int | None
+
+    def push(self, text: str) -> None:
+        """Queue one message; never blocks."""
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A message as compact JSON text (orjson: the broadcast's hottest step in pure json)."""
+    return orjson.dumps(message).decode()
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def new_table_id() -> str:
+    return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+
+
+def clean_name(name: object) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise ClientError("bad_name", "choose a name to sit down with")
+    text = " ".join(name.split())
+    if len(text) > MAX_NAME:
+        raise ClientError("bad_name", f"a name has at most {MAX_NAME} characters")
+    if text.lower() == YOU.lower():
+        raise ClientError("bad_name", f"{text!r} is reserved: choose another name")
+    return text
+
+
+@dataclass(slots=True)
+class Entry:
+    """One applied action, kept to narrate it to clients catching up."""
+
+    version: int  # the state version after the action
+    seat: int
+    events: list[Event]
+
+
+@dataclass
+class Settings:
+    """Server-wide knobs (the command line and tests set them)."""
+
+    bot_delay: float = 0.6
+    """Seconds a bot waits before acting on its turn, so people can follow the game."""
+    keep_finished: float = 600.0
+    """Seconds a finished game stays in memory once nobody watches it (it stays stored)."""
+
+
+class Table:
+    """One card table: its stored row, its game state, its clients."""
+
+    def __init__(self, room: Room, row: TableRow) -> None:
+        self.room = room
+        self.row = row
+        self.game: Game = make_game(row.game, row.players, **row.options)
+        self.state: State | None = None
+        self.lock = asyncio.Lock()
+        self.clients: set[Listener] = set()
+        self.entries: list[Entry] = []
+        self.bots: dict[int, Bot] = {}
+        self.bot_inbox: dict[int, list[Mapping[str, Any]]] = {}
+        self.bot_busy: set[int] = set()
+        self.bot_waiting: dict[int, int] = {}
+        self.since: dict[int, float] = {}
+        self.last_at = row.started_at or row.created_at
+        self.timer: asyncio.TimerHandle | None = None
+        self.closed = False
+
+    # --- identity and summaries ------------------------------------------------------------
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def version(self) -> int:
+        return self.state.version if self.state is not None else 0
+
+    def names(self, viewer: int | None = None) -> list[str]:
+        out = []
+        for seat in range(self.game.players):
+            info = self.row.seats.get(seat)
+            out.append(info.name if info else f"Seat {seat + 1}")
+        if viewer is not None and 0 <= viewer < len(out):
+            out[viewer] = YOU
+        return out
+
+    def summary(self) -> dict[str, Any]:
+        """The table as the lobby shows it: no secrets (no tokens, no cards)."""
+        row = self.row
+        cls = type(self.game)
+        return {
+            "id": row.id,
+            "game": row.game,
+            "title": cls.title,
+            "players": row.players,
+            "options": dict(self.game.options),
+            "status": row.status,
+            "version": self.version,
+            "turn_clock": row.turn_clock,
+            "on_timeout": row.on_timeout,
+            "seats": [self.seat_summary(seat) for seat in range(row.players)],
+            "bots": bot_names(row.game),
+            "created_at": row.created_at,
+            "results": row.results,
+            "rematch": row.rematch,
+            "rematch_of": row.rematch_of,
+        }
+
+    def seat_summary(self, seat: int) -> dict[str, Any]:
+        return _seat_json(seat, self.row.seats.get(seat))
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a secret token holds here (None if it holds none)."""
+        if not token:
+            return None
+        digest = hash_token(token)
+        for info in self.row.seats.values():
+            if info.token_hash is not None and secrets.compare_digest(info.token_hash, digest):
+                return info.seat
+        return None
+
+    def require_seat(self, token: str | None) -> int:
+        seat = self.seat_of(token)
+        if seat is None:
+            raise ClientError("not_seated", "you do not hold a seat at this table")
+        return seat
+
+    # --- seats before the game ---------------------------------------------------------------
+    def _free_seat(self, seat: object) -> int:
+        if self.row.status != OPEN:
+            raise ClientError("not_open", "the game has started: seats can no longer change")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise ClientError("bad_seat", "a seat is a number")
+        if not 0 <= seat < self.game.players:
+            raise ClientError("bad_seat", f"seats are numbered 0 to {self.game.players - 1}")
+        if seat in self.row.seats:
+            raise ClientError("seat_taken", f"seat {seat} is taken")
+        return seat
+
+    async def take_seat(self, seat: object, name: object) -> str:
+        """Seat a person; returns their secret token (only its hash is stored)."""
+        async with self.lock:
+            number = self._free_seat(seat)
+            clean = clean_name(name)
+            if clean in (s.name for s in self.row.seats.values()):
+                raise ClientError("bad_name", f"{clean!r} already sits at this table")
+            token = new_token()
+            info = SeatRow(number, clean, "human", None, hash_token(token))
+            await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=info))
+            self.row.seats[number] = info
+            self._broadcast_table()
+            return token
+
+    async def add_bot(self, seat: object, spec: object, by: str | None) -> None:
+        async with self.lock:
+            self.require_seat(by)
+            number = self._free_seat(seat)
+            name = self._check_bot(spec)
+            taken = {s.name for s in self.row.seats.values()}
+            label = f"{name.split(':')[0].capitalize()} bot"
+            nick, i = label, 2
+            while nick in taken:
+                nick, i = f"{label} {i}", i + 1
+            info = SeatRow(number, nick, "bot", name, None)
+            await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=info))
+            self.row.seats[number] = info
+            self._broadcast_table()
+
+    def _check_bot(self, spec: object) -> str:
+        if not isinstance(spec, str) or not spec.strip() or len(spec) > 100:
+            raise ClientError("bad_bot", f"choose a bot: {', '.join(bot_names(self.game.name))}")
+        try:
+            bot_factory(spec, self.game)
+        except InvalidOptionError as exc:
+            raise ClientError("bad_bot", str(exc)) from None
+        return spec.strip()
+
+    async def leave(self, seat: object, by: str | None) -> None:
+        """Free a seat before the start (a bot's, by anyone seated); hand it to a bot later."""
+        async with self.lock:
+            holder = self.require_seat(by)
+            if not isinstance(seat, int) or seat not in self.row.seats:
+                raise ClientError("bad_seat", "nobody sits there")
+            info = self.row.seats[seat]
+            if info.kind == "human" and seat != holder:
+                raise ClientError("not_your_seat", "only its player can free a person's seat")
+            if self.row.status == OPEN:
+                await self.room.db.run(partial(storage.delete_seat, table_id=self.id, seat=seat))
+                del self.row.seats[seat]
+            elif self.row.status == PLAYING and info.kind == "human":
+                spec = self.room.fallback_bot(self.game)
+                info = SeatRow(seat, info.name + " (bot)", "bot", spec, None)
+                await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=info))
+                self.row.seats[seat] = info
+                self._make_bot(seat)
+                self._kick_bots()
+                self._arm_clock()
+            else:
+                raise ClientError("not_open", "this seat can no longer be freed")
+            self._broadcast_table()
+
+    async def start(self, by: str | None) -> None:
+        async with self.lock:
+            self.require_seat(by)
+            if self.row.status != OPEN:
+                raise ClientError("not_open", "the game has already started")
+            empty = [s for s in range(self.game.players) if s not in self.row.seats]
+            if empty:
+                raise ClientError(
+                    "seats_empty", f"seat(s) {', '.join(map(str, empty))} are empty: "
+                    "invite someone or add a bot",
+                )  # fmt: skip
+            now = time.time()
+            await self.room.db.run(
+                partial(storage.update_table, table_id=self.id, status=PLAYING, started_at=now)
+            )
+            self.row.status = PLAYING
+            self.row.started_at = now
+            self._begin(now)
+            self._broadcast_table()
+            self._broadcast([])
+
+    def _begin(self, now: float) -> None:
+        row = self.row
+        self.state = self.game.new_state(row.seed, decks=row.decks, **row.setup)
+        self.last_at = now
+        self.since = dict.fromkeys(self.state.to_act(), now)
+        for seat, info in row.seats.items():
+            if info.kind == "bot":
+                self._make_bot(seat)
+        self._kick_bots()
+        self._arm_clock()
+
+    def _make_bot(self, seat: int) -> None:
+        spec = self.row.seats[seat].bot or "random"
+        self.bots[seat] = bot_factory(spec, self.game)(seat, derive_seed(self.row.seed, seat, 1))
+        self.bot_inbox[seat] = []
+
+    # --- restoring after a restart -----------------------------------------------------------
+    def restore(self) -> None:
+        """Rebuild the game by replaying every stored action through the engine."""
+        row = self.row
+        if row.status == OPEN:
+            return
+        self.state = state = self.game.new_state(row.seed, decks=row.decks, **row.setup)
+        for seat, info in row.seats.items():
+            if info.kind == "bot":
+                self._make_bot(seat)
+        for action_row in row.actions:
+            action = self.game.action_from_wire(action_row.action)
+            events = state.apply(action, action_row.seat)
+            self._record(action_row.seat, events)
+        last = row.actions[-1].at if row.actions else (row.started_at or row.created_at)
+        row.actions = []  # the state's history holds them from now on
+        self.last_at = last
+        self.since = dict.fromkeys(state.to_act(), last)
+        if row.status == PLAYING:
+            if state.is_terminal():  # the action was stored, the finish was not: finish now
+                return
+            self._kick_bots()
+            self._arm_clock()
+
+    def _record(self, seat: int, events: list[Event]) -> None:
+        assert self.state is not None
+        entries = self.entries
+        entries.append(Entry(self.state.version, seat, events))
+        if len(entries) > 2 * MAX_CATCH_UP:
+            del entries[:-MAX_CATCH_UP]
+        for bot_seat, bot in self.bots.items():
+            if bot.wants_events:
+                self.bot_inbox[bot_seat].extend(event.view(bot_seat) for event in events)
+
+    # --- the authoritative path ----------------------------------------------------------------
+    async def act(self, seat: int, wire: object, version: object) -> None:
+        """Apply one action for ``seat`` (``TABLE`` for the table) seen at ``version``."""
+        async with self.lock:
+            await self._act_locked(seat, wire, version)
+
+    async def _act_locked(self, seat: int, wire: object, version: object) -> None:
+        state = self.state
+        if self.row.status != PLAYING or state is None:
+            raise ClientError("not_playing", "the game is not being played")
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise ClientError("malformed", "an action needs the state version you saw")
+        if version != state.version:
+            raise ClientError(
+                "stale", f"the game has moved on (you saw version {version}, it is at "
+                f"{state.version}): look again", version=state.version,
+            )  # fmt: skip
+        try:
+            action = wire if isinstance(wire, tuple) else self.game.action_from_wire(wire)
+            events = state.apply(action, seat)
+        except (MalformedActionError, IllegalActionError) as exc:
+            code = "malformed" if isinstance(exc, MalformedActionError) else "illegal"
+            raise ClientError(code, str(exc), version=state.version) from None
+        await self._store(seat, action, events)
+
+    async def _store(self, seat: int, action: Action, events: list[Event]) -> None:
+        """Persist an applied action (and the finish) before anyone hears of it."""
+        state = self.state
+        assert state is not None
+        now = time.time()
+        row = ActionRow(state.version - 1, seat, self.game.action_to_wire(action), now)
+        results = state.results()
+        finished = state.is_terminal()
+
+        def job(conn: Any) -> None:
+            storage.add_action(conn, self.id, row)
+            storage.update_table(
+                conn, self.id, status=FINISHED, finished_at=now,
+                results=results.to_json() if results else None,
+            )  # fmt: skip
+
+        try:
+            await self.room.db.run(job if finished else storage.AddActions(self.id, row))
+        except Exception:
+            log.exception("table %s: storing action %d failed; replaying", self.id, row.n)
+            self._rollback_last()
+            raise ClientError(
+                "storage", "the server could not save that action: try again"
+            ) from None
+        previous = set(self.since)
+        self.last_at = now
+        now_acting = state.to_act()
+        self.since = {
+            s: (self.since[s] if s in previous and s != seat else now) for s in now_acting
+        }
+        self._record(seat, events)
+        if finished:
+            self.row.status = FINISHED
+            self.row.finished_at = now
+            self.row.results = results.to_json() if results else None
+            self._cancel_clock()
+            self._broadcast([self.entries[-1]])
+            self._broadcast_table()
+            self.room.finished(self)
+            return
+        self._broadcast([self.entries[-1]])
+        self._kick_bots()
+        self._arm_clock()
+
+    def _rollback_last(self) -> None:
+        """Undo the last applied, unsaved action by replaying the saved ones."""
+        assert self.state is not None
+        row = self.row
+        state = self.game.new_state(row.seed, decks=row.decks, **row.setup)
+        for seat, action in self.state.history[:-1]:
+            state.apply(action, seat, events=False)
+        self.state = state
+
+    def wire_history(self) -> list[tuple[int, dict[str, Any]]]:
+        """Every applied action as ``(seat, wire form)``."""
+        if self.state is None:
+            return []
+        to_wire = self.game.action_to_wire
+        return [(seat, to_wire(action)) for seat, action in self.state.history]
+
+    # --- what clients receive --------------------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The current game as ``seat`` (None: a spectator) may see it, with its legal moves."""
+        state = self.state
+        out: dict[str, Any] = {"version": self.version, "status": self.row.status}
+        if state is None:
+            return out
+        game = self.game
+        out["observation"] = state.public_observation() if seat is None else state.observation(seat)
+        to_act = state.to_act()
+        out["to_act"] = list(to_act)
+        legal = state.legal_actions(seat) if seat is not None and seat in to_act else []
+        out["legal"] = [
+            {
+                "action": game.action_to_wire(a),
+                "label": game.describe_action(a),
+                "text": game.action_to_text(a),
+            }
+            for a in legal
+        ]
+        out["clock"] = self.clock_info()
+        out["results"] = self.row.results
+        return out
+
+    def narrate(self, entries: Sequence[Entry], seat: int | None) -> list[dict[str, Any]]:
+        names = self.names(seat)
+        describe = self.game.describe_event
+        lines = []
+        for entry in entries:
+            for event in entry.events:
+                lines.append({"version": entry.version, "text": describe(event.view(seat), names)})
+        return lines
+
+    def event_views(self, entries: Sequence[Entry], seat: int | None) -> list[dict[str, Any]]:
+        return [event.view(seat) for entry in entries for event in entry.events]
+
+    def snapshot(self, seat: int | None, since: int | None = None) -> dict[str, Any]:
+        """A full ``state`` message: catch-up from ``since`` if possible, else a resync."""
+        version = self.version
+        oldest = self.entries[0].version - 1 if self.entries else version
+        if since is not None and oldest <= since <= version:
+            entries = [entry for entry in self.entries if entry.version > since]
+            resync = False
+        else:
+            entries = self.entries[-LOG_KEEP:]
+            resync = True
+        return {
+            "type": "state",
+            "table": self.summary(),
+            "seat": seat,
+            "names": self.names(),
+            "resync": resync,
+            "log": self.narrate(entries, seat),
+            **self.view(seat),
+        }
+
+    def _broadcast(self, entries: list[Entry]) -> None:
+        if not self.clients:
+            return
+        cache: dict[int | None, str] = {}
+        for client in list(self.clients):
+            seat = client.seat
+            text = cache.get(seat)
+            if text is None:
+                message = {
+                    "type": "update",
+                    "actor": entries[-1].seat if entries else None,
+                    "events": self.event_views(entries, seat),
+                    "log": self.narrate(entries, seat),
+                    **self.view(seat),
+                }
+                text = cache[seat] = encode(message)
+            client.push(text)
+
+    def _broadcast_table(self) -> None:
+        if self.clients:
+            text = encode({"type": "table", "table": self.summary()})
+            for client in list(self.clients):
+                client.push(text)
+
+    def notify(self, message: dict[str, Any]) -> None:
+        text = encode(message)
+        for client in list(self.clients):
+            client.push(text)
+
+    # --- bots ------------------------------------------------------------------------------------
+    def _kick_bots(self) -> None:
+        """Start a decision for every bot seat that may act now and is not already thinking."""
+        state = self.state
+        if state is None or self.closed or state.is_terminal():
+            return
+        to_act = state.to_act()
+        version = state.version
+        for seat in to_act:
+            if seat not in self.bots or seat in self.bot_busy:
+                continue
+            if self.bot_waiting.get(seat) == version:
+                continue  # it chose to wait in this position
+            self.bot_busy.add(seat)
+            race = len(to_act) > 1
+            self.room.spawn(self._bot_turn(seat, version, race))
+
+    async def _bot_turn(self, seat: int, version: int, race: bool) -> None:
+        try:
+            state = self.state
+            if state is None or state.version != version:
+                return
+            bot = self.bots[seat]
+            inbox, self.bot_inbox[seat] = self.bot_inbox[seat], []
+            view = SeatView(state.clone(), seat)  # the bot thinks on its own copy
+            started = time.monotonic()
+            action, delay = await self.room.in_pool(partial(_decide, bot, view, inbox, race))
+            if action is None:
+                self.bot_waiting[seat] = version
+                return
+            wait = (delay if race else self.room.settings.bot_delay) - (time.monotonic() - started)
+            if wait > 0:
+                await asyncio.sleep(wait)
+            async with self.lock:
+                if self.state is None or self.state.version != version or self.closed:
+                    return  # someone else acted first: decide again below
+                try:
+                    await self._act_locked(seat, action, version)
+                except ClientError as exc:
+                    log.error("table %s: bot at seat %d was refused: %s", self.id, seat, exc)
+                    self.bots[seat] = bot_factory("random", self.game)(seat, version)
+        except Exception:
+            log.exception("table %s: bot at seat %d failed", self.id, seat)
+        finally:
+            self.bot_busy.discard(seat)
+            if not self.closed:
+                self._kick_bots()
+
+    # --- clocks ----------------------------------------------------------------------------------
+    def clock_info(self) -> dict[str, Any] | None:
+        """Deadlines (epoch seconds) of the timed phase and of each seat's turn clock."""
+        state = self.state
+        if state is None or self.row.status != PLAYING:
+            return None
+        out: dict[str, Any] = {"now": time.time()}
+        limit = state.timeout()
+        if limit is not None:
+            out["phase_deadline"] = self.last_at + limit[0]
+        clock = self.row.turn_clock
+        if clock:
+            out["turn_clock"] = clock
+            out["deadlines"] = {
+                str(s): t + clock
+                for s, t in self.since.items()
+                if self.row.seats.get(s) and self.row.seats[s].kind == "human"
+            }
+        return out if len(out) > 1 else None
+
+    def _cancel_clock(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
+    def _arm_clock(self) -> None:
+        self._cancel_clock()
+        info = self.clock_info()
+        if info is None or self.closed:
+            return
+        deadlines = list(info.get("deadlines", {}).values())
+        if "phase_deadline" in info:
+            deadlines.append(info["phase_deadline"])
+        if not deadlines:
+            return
+        delay = max(0.0, min(deadlines) - time.time())
+        version = self.version
+        loop = asyncio.get_running_loop()
+        self.timer = loop.call_later(delay, lambda: self.room.spawn(self._clock_expired(version)))
+
+    async def _clock_expired(self, version: int) -> None:
+        async with self.lock:
+            state = self.state
+            if state is None or self.closed or self.row.status != PLAYING:
+                return
+            if state.version != version:
+                self._arm_clock()
+                return
+            now = time.time() + 0.001
+            limit = state.timeout()
+            try:
+                if limit is not None and self.last_at + limit[0] <= now:
+                    await self._act_locked(TABLE, limit[1], version)
+                    return
+                clock = self.row.turn_clock
+                for seat in state.to_act():
+                    info = self.row.seats.get(seat)
+                    if not clock or info is None or info.kind != "human":
+                        continue
+                    if self.since.get(seat, now) + clock <= now:
+                        action = await self._timeout_action(seat)
+                        await self._act_locked(seat, action, version)
+                        return
+            except ClientError as exc:
+                log.error("table %s: clock action refused: %s", self.id, exc)
+            self._arm_clock()
+
+    async def _timeout_action(self, seat: int) -> Action:
+        state = self.state
+        assert state is not None
+        if self.row.on_timeout == "bot":
+            spec = self.room.fallback_bot(self.game)
+            seed = derive_seed(self.row.seed, seat, state.version)
+            bot = bot_factory(spec, self.game)(seat, seed)
+            view = SeatView(state.clone(), seat)
+            action, _delay = await self.room.in_pool(partial(_decide, bot, view, [], False))
+            if action is not None:
+                return tuple(action)
+        return state.default_action(seat)
+
+    # --- clients -------------------------------------------------------------------------------
+    def join(self, client: Listener) -> None:
+        self.clients.add(client)
+
+    def part(self, client: Listener) -> None:
+        self.clients.discard(client)
+
+    def close(self) -> None:
+        self.closed = True
+        self._cancel_clock()
+
+
+def _decide(
+    bot: Bot, view: SeatView, inbox: list[Mapping[str, Any]], race: bool
+) -> tuple[Action | None, float]:
+    """A bot's decision, in a worker thread: its action and its reaction time in a race."""
+    if inbox:
+        bot.observe(inbox)
+    action = bot.choose(view)
+    delay = bot.reaction_time(view) if race and action is not None else 0.0
+    return action, delay
+
+
+class Room:
+    """Every table of the server, the database and the bots' thread pool."""
+
+    def __init__(self, db: Database, lanes: Lanes, settings: Settings | None = None) -> None:
+        self.db = db
+        self.lanes = lanes
+        self.settings = settings or Settings()
+        self.tables: dict[str, Table] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    def spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def in_pool(self, fn: Callable[[], T]) -> T:
+        """Blocking work (a bot's decision) in a worker thread, off the event loop."""
+        return await self.lanes.run(fn)
+
+    @staticmethod
+    def fallback_bot(game: Game) -> str:
+        names = bot_names(game.name)
+        return "heuristic" if "heuristic" in names else "random"
+
+    async def restore(self) -> int:
+        """Rebuild every unfinished game by replay; bots and clocks resume."""
+        ids = await self.db.run(partial(storage.table_ids, status=PLAYING))
+        for table_id in ids:
+            try:
+                await self.get(table_id)
+            except Exception:
+                log.exception("table %s could not be restored", table_id)
+        return len(ids)
+
+    async def get(self, table_id: str) -> Table:
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        if not isinstance(table_id, str) or not 1 <= len(table_id) <= 32:
+            raise ClientError("no_table", "there is no such table")
+        lock = self._loading.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            table = self.tables.get(table_id)
+            if table is None:
+                row = await self.db.run(partial(storage.load_table, table_id=table_id))
+                if row is None:
+                    raise ClientError("no_table", "there is no such table")
+                table = Table(self, row)
+                table.restore()
+                self.tables[table_id] = table
+                if row.status == FINISHED:
+                    self.finished(table)
+        self._loading.pop(table_id, None)
+        return table
+
+    async def create(
+        self, game_name: str, players: int | None, options: dict[str, Any], *,
+        turn_clock: float | None = None, on_timeout: str = "default", seed: int | None = None,
+        decks: list[list[str]] | None = None, setup: dict[str, Any] | None = None,
+        seats: dict[int, SeatRow] | None = None, rematch_of: str | None = None,
+        start: bool = False,
+    ) -> Table:  # fmt: skip
+        """A new table; the game and options are validated by the engine."""
+        try:
+            game = make_game(game_name, players, **options)
+            if decks or setup:
+                game.new_state(0, decks=decks, **(setup or {}))
+        except TripleTopperError as exc:
+            raise ClientError("bad_options", str(exc)) from None
+        if turn_clock is not None and not 1 <= turn_clock <= 3600:
+            raise ClientError("bad_options", "a turn clock is from 1 to 3600 seconds")
+        if on_timeout not in ("default", "bot"):
+            raise ClientError("bad_options", "on_timeout is 'default' or 'bot'")
+        now = time.time()
+        row = TableRow(
+            id=new_table_id(), game=game.name, players=game.players,
+            options=dict(game.options), seed=secrets.randbelow(2**53) if seed is None else seed,
+            status=PLAYING if start else OPEN, created_at=now, turn_clock=turn_clock,
+            on_timeout=on_timeout, decks=decks, setup=setup or {},
+            started_at=now if start else None, rematch_of=rematch_of, seats=seats or {},
+        )  # fmt: skip
+        await self.db.run(partial(storage.insert_table, row=row))
+        table = Table(self, row)
+        self.tables[row.id] = table
+        if start:
+            table._begin(now)
+        return table
+
+    async def rematch(self, table: Table, by: str | None) -> Table:
+        """A new game with the same seats and options (people keep their tokens)."""
+        async with table.lock:
+            table.require_seat(by)
+            if table.row.status != FINISHED:
+                raise ClientError("not_finished", "a rematch is possible once the game is over")
+            if table.row.rematch:
+                return await self.get(table.row.rematch)
+            row = table.row
+            seats = {s: SeatRow(**vars(info)) for s, info in row.seats.items()}
+            for info in seats.values():
+                if info.name.endswith(" (bot)") and info.kind == "bot":
+                    info.name = info.name[: -len(" (bot)")] + " bot"
+            new = await self.create(
+                row.game, row.players, dict(row.options), turn_clock=row.turn_clock,
+                on_timeout=row.on_timeout, seats=seats, rematch_of=row.id, start=True,
+            )  # fmt: skip
+            await self.db.run(partial(storage.update_table, table_id=row.id, rematch=new.id))
+            row.rematch = new.id
+            table.notify({"type": "rematch", "table": new.id})
+            table._broadcast_table()
+            return new
+
+    def finished(self, table: Table) -> None:
+        """A game ended: forget it (it stays stored) once nobody has watched it for a while."""
+        loop = asyncio.get_running_loop()
+        loop.call_later(self.settings.keep_finished, self._evict, table.id)
+
+    def _evict(self, table_id: str) -> None:
+        table = self.tables.get(table_id)
+        if table is None or table.row.status != FINISHED:
+            return
+        if table.clients:
+            loop = asyncio.get_running_loop()
+            loop.call_later(self.settings.keep_finished, self._evict, table_id)
+            return
+        table.close()
+        del self.tables[table_id]
+
+    async def lobby(self) -> list[dict[str, Any]]:
+        rows = await self.db.run(partial(storage.list_tables, statuses=(OPEN, PLAYING)))
+        out = []
+        for row in rows:
+            table = self.tables.get(row.id)
+            out.append(table.summary() if table is not None else _row_summary(row))
+        return out
+
+    async def close(self) -> None:
+        for table in self.tables.values():
+            table.close()
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(BaseException):
+                await task
+
+
+def _row_summary(row: TableRow) -> dict[str, Any]:
+    from tripletopper.games import game_class
+
+    return {
+        "id": row.id,
+        "game": row.game,
+        "title": game_class(row.game).title,
+        "players": row.players,
+        "options": row.options,
+        "status": row.status,
+        "seats": [_seat_json(s, row.seats.get(s)) for s in range(row.players)],
+        "created_at": row.created_at,
+    }
+
+
+def _seat_json(seat: int, info: SeatRow | None) -> dict[str, Any]:
+    if info is None:
+        return {"seat": seat, "name": None, "kind": None, "bot": None}
+    return {"seat": seat, "name": info.name, "kind": info.kind, "bot": info.bot}

@@ -1,0 +1,137 @@
+// Cards as SVG, drawn from the card's data, never from a picture of it.
+//
+// A Triple Topper card (notation "RC1": color R Y G B K, shape C H T S B, number 1-4 or ?)
+// shows its shape filled in its color, the number in two corners and the color's letter,
+// and each color also has its own fill pattern (solid, dots, stripes, diagonal, checks),
+// so a card is readable without color vision.  Standard cards ("10H", "QS") show rank and
+// suit symbol.  Every card has an aria-label and a tooltip with its long name.
+
+const NS = "http://www.w3.org/2000/svg";
+const COLORS = {
+  R: ["red", "#d62828", "solid"], Y: ["yellow", "#e9b000", "dots"],
+  G: ["green", "#2b9348", "stripes"], B: ["blue", "#1f5fbf", "diagonal"],
+  K: ["black", "#222222", "checks"],
+};
+const SHAPES = { C: "circle", H: "heart", T: "triangle", S: "square", B: "blob" };
+const SUITS = { C: ["clubs", "♣", "#222"], D: ["diamonds", "♦", "#c62828"],
+  H: ["hearts", "♥", "#c62828"], S: ["spades", "♠", "#222"] };
+const RANKS = { J: "jack", Q: "queen", K: "king", A: "ace" };
+
+function svg(tag, attrs = {}) {
+  const node = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  return node;
+}
+
+let defsReady = false;
+function ensureDefs() {
+  if (defsReady) return;
+  defsReady = true;
+  const holder = svg("svg", { width: 0, height: 0, "aria-hidden": "true" });
+  holder.style.position = "absolute";
+  const defs = svg("defs");
+  for (const [letter, [, hex, kind]] of Object.entries(COLORS)) {
+    const p = svg("pattern", { id: `tt-fill-${letter}`, width: 8, height: 8, patternUnits: "userSpaceOnUse" });
+    p.append(svg("rect", { width: 8, height: 8, fill: hex, opacity: kind === "solid" ? 1 : 0.35 }));
+    if (kind === "dots") p.append(svg("circle", { cx: 4, cy: 4, r: 2.2, fill: hex }));
+    if (kind === "stripes") p.append(svg("rect", { width: 8, height: 3.5, fill: hex }));
+    if (kind === "diagonal") p.append(svg("path", { d: "M-2,10 L10,-2 M-2,2 L2,-2 M6,10 L10,6", stroke: hex, "stroke-width": 3 }));
+    if (kind === "checks") {
+      p.append(svg("rect", { width: 4, height: 4, fill: hex }));
+      p.append(svg("rect", { x: 4, y: 4, width: 4, height: 4, fill: hex }));
+    }
+    defs.append(p);
+  }
+  holder.append(defs);
+  document.body.prepend(holder);
+}
+
+function shapePath(shape) {
+  // centred on (30, 42), about 30 units wide
+  switch (shape) {
+    case "C": return svg("circle", { cx: 30, cy: 42, r: 15 });
+    case "S": return svg("rect", { x: 16, y: 28, width: 28, height: 28 });
+    case "T": return svg("path", { d: "M30,26 L46,56 L14,56 Z" });
+    case "H": return svg("path", { d: "M30,57 C12,45 13,29 22,28 C27,27 30,32 30,35 C30,32 33,27 38,28 C47,29 48,45 30,57 Z" });
+    default: return svg("path", { d: "M20,33 C24,22 38,24 42,31 C48,38 45,52 37,55 C30,58 26,52 20,54 C13,55 12,41 20,33 Z" });
+  }
+}
+
+function frame(label, extra = "") {
+  const node = svg("svg", { viewBox: "0 0 60 84", class: `card ${extra}`.trim(), role: "img", "aria-label": label });
+  const title = svg("title");
+  title.textContent = label;
+  node.append(title);
+  node.append(svg("rect", { x: 1, y: 1, width: 58, height: 82, rx: 6, fill: "#fffdf7", stroke: "#333", "stroke-width": 1.5 }));
+  return node;
+}
+
+function text(x, y, content, attrs = {}) {
+  const t = svg("text", { x, y, "font-size": 12, "font-weight": 700, "text-anchor": "middle", "font-family": "system-ui, sans-serif", ...attrs });
+  t.textContent = content;
+  return t;
+}
+
+export function longName(code) {
+  if (/^[RYGBK][CHTSB][1-4?]$/.test(code)) {
+    const [c, s, n] = code;
+    return `${COLORS[c][0]} ${SHAPES[s]} ${n}`;
+  }
+  const m = /^(10|[2-9TJQKA])([CDHS])$/.exec(code);
+  if (m) return `${RANKS[m[1]] || (m[1] === "T" ? "10" : m[1])} of ${SUITS[m[2]][0]}`;
+  return code;
+}
+
+// One face-up card from its notation; size: "", "small" or "large".
+export function card(code, size = "") {
+  ensureDefs();
+  if (/^[RYGBK][CHTSB][1-4?]$/.test(code)) {
+    const [c, s, n] = code;
+    const node = frame(`${code}: ${longName(code)}`, size);
+    const hex = COLORS[c][1];
+    const shape = shapePath(s);
+    shape.setAttribute("fill", `url(#tt-fill-${c})`);
+    shape.setAttribute("stroke", hex);
+    shape.setAttribute("stroke-width", 2.5);
+    node.append(shape);
+    node.append(text(9, 15, n, { "font-size": 14 }));
+    node.append(text(51, 79, n, { "font-size": 14 }));
+    node.append(text(51, 15, c, { "font-size": 10, fill: "#555" }));
+    node.append(text(9, 79, c, { "font-size": 10, fill: "#555" }));
+    node.append(text(30, 72, code, { "font-size": 8, fill: "#555", "font-weight": 400 }));
+    node.dataset.card = code;
+    return node;
+  }
+  const m = /^(10|[2-9TJQKA])([CDHS])$/.exec(code);
+  if (m) {
+    const [, rank, suit] = m;
+    const [, symbol, hex] = SUITS[suit];
+    const node = frame(`${code}: ${longName(code)}`, size);
+    const shown = rank === "T" ? "10" : rank;
+    node.append(text(12, 17, shown, { fill: hex, "font-size": 13 }));
+    node.append(text(12, 30, symbol, { fill: hex, "font-size": 12 }));
+    node.append(text(30, 52, symbol, { fill: hex, "font-size": 28 }));
+    node.append(text(48, 78, shown, { fill: hex, "font-size": 13 }));
+    node.dataset.card = code;
+    return node;
+  }
+  const node = frame(String(code), size);
+  node.append(text(30, 46, String(code), { "font-size": 10 }));
+  return node;
+}
+
+// A face-down card (a hand you cannot see, the stock).
+export function back(size = "", label = "face-down card") {
+  const node = frame(label, size);
+  node.append(svg("rect", { x: 6, y: 6, width: 48, height: 72, rx: 4, fill: "#1d3557" }));
+  node.append(text(30, 47, "TT", { fill: "#f1c40f", "font-size": 14 }));
+  return node;
+}
+
+// Cards in a row.
+export function row(codes, size = "") {
+  const holder = document.createElement("div");
+  holder.className = "cards";
+  for (const code of codes) holder.append(card(code, size));
+  return holder;
+}

@@ -1,0 +1,66 @@
+// Thirty-Two at the table: players with counters and known cards, the stock and the
+// discard pile, your hand with its score.  In the discard phase your cards are the
+// discard buttons.  Built only from the observation the server sent to this seat.
+
+export function render(root, obs, ctx) {
+  const { el, clear, cards } = ctx;
+  clear(root);
+  const players = el("div", { class: "players" });
+  for (let seat = 0; seat < obs.players; seat++) {
+    const out = obs.out.includes(seat);
+    const sitting = !out && !obs.in_hand.includes(seat);
+    const acting = obs.to_act.includes(seat);
+    const box = el("div", { class: `player${acting ? " acting" : ""}${out ? " out" : ""}`, "data-seat": seat },
+      el("div", { class: "name" }, ctx.names[seat],
+        seat === obs.dealer ? el("span", { class: "badge", title: "dealer" }, "D") : null,
+        seat === obs.knocker ? el("span", { class: "badge", title: "knocked" }, "knocked") : null,
+        acting ? el("span", { class: "badge" }, "to act") : null),
+      el("div", {}, `${obs.counters[seat]} counter${obs.counters[seat] === 1 ? "" : "s"}`,
+        out ? " · out" : sitting ? " · sits out" : ""));
+    if (seat !== obs.seat && !out && !sitting) {
+      const hand = el("div", { class: "cards" });
+      const known = obs.known[seat] || [];
+      for (const code of known) hand.append(cards.card(code, "small"));
+      for (let i = known.length; i < obs.hand_sizes[seat]; i++) hand.append(cards.back("small"));
+      box.append(hand);
+    }
+    players.append(box);
+  }
+  root.append(players);
+
+  const head = el("div", { class: "muted" }, `Hand ${obs.hand_number}${obs.playoff ? " (playoff)" : ""}`);
+  root.append(head);
+  const pile = obs.discard_pile;
+  const center = el("div", { class: "center" },
+    el("div", {}, el("div", { class: "pile-label" }, `Stock: ${obs.stock_size}`), cards.back("large", `stock of ${obs.stock_size} cards`)),
+    el("div", {}, el("div", { class: "pile-label" }, "Face up"),
+      pile.length ? cards.card(pile[pile.length - 1], "large") : el("span", { class: "muted" }, "(empty)")),
+    pile.length > 1 ? el("div", {}, el("div", { class: "pile-label" }, "Earlier discards"),
+      cards.row(pile.slice(-7, -1).reverse(), "small")) : null);
+  root.append(center);
+
+  if (obs.hand) {
+    const discards = new Map();
+    for (const item of ctx.legal) {
+      if (item.action.type === "discard" && !item.action.declare) discards.set(item.action.card, item);
+    }
+    const hand = el("div", { class: "cards", "aria-label": "Your hand" });
+    for (const code of obs.hand) {
+      const face = cards.card(code, "large");
+      const item = discards.get(code);
+      if (item) {
+        face.classList.add("clickable");
+        face.setAttribute("tabindex", "0");
+        face.setAttribute("aria-label", `${item.label} (${cards.longName(code)})`);
+        face.addEventListener("click", () => ctx.act(item.action));
+        face.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") ctx.act(item.action); });
+      }
+      if (code === obs.taken) face.style.opacity = "0.8";
+      hand.append(face);
+    }
+    const score = "score" in obs
+      ? `Your hand scores ${obs.score}${obs.thirty_two ? " - a Thirty-two!" : ""} · ${obs.wilds} wild${obs.wilds === 1 ? "" : "s"}`
+      : `${obs.wilds} wild${obs.wilds === 1 ? "" : "s"} · choose a card to discard${obs.taken ? ` (keep ${obs.taken})` : ""}`;
+    root.append(el("div", {}, el("div", { class: "score", id: "hand-score" }, score), hand));
+  }
+}

@@ -1,0 +1,111 @@
+"""Helpers of the server tests: a live server in a thread, tables opened through the API."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import uvicorn
+
+from tripletopper.server.app import ServerConfig, create_app
+from tripletopper.server.client import TableClient
+from tripletopper.server.tables import Settings
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def live_server(
+    data_dir: str, *, db_url: str | None = None, bot_delay: float = 0.0, port: int | None = None
+) -> Iterator[str]:
+    """Run the app on uvicorn in a thread; yields its base URL."""
+    config = ServerConfig(data_dir=data_dir, db_url=db_url, settings=Settings(bot_delay=bot_delay))
+    port = port or free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(
+            create_app(config), host="127.0.0.1", port=port, log_level="warning",
+            ws_max_size=65536, lifespan="on",
+        )
+    )  # fmt: skip
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    ends = time.monotonic() + 30
+    while not server.started:
+        if time.monotonic() > ends or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+
+
+def open_table(
+    base: str, *, players: int = 3, humans: int = 2, bots: str = "heuristic",
+    options: dict[str, Any] | None = None, start: bool = True, **extra: Any,
+) -> tuple[str, list[str]]:  # fmt: skip
+    """A table with ``humans`` people (seats 0..) and bots in the other seats."""
+    names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
+    with httpx.Client(base_url=base, timeout=30) as http:
+        r = http.post(
+            "/api/tables",
+            json={"game": "thirty-two", "players": players, "options": options or {},
+                  "name": names[0], **extra},
+        )  # fmt: skip
+        r.raise_for_status()
+        table_id = r.json()["table"]["id"]
+        tokens = [r.json()["token"]]
+        for seat in range(1, humans):
+            r = http.post(f"/api/tables/{table_id}/seats/{seat}", json={"name": names[seat]})
+            r.raise_for_status()
+            tokens.append(r.json()["token"])
+        for seat in range(humans, players):
+            r = http.post(
+                f"/api/tables/{table_id}/seats/{seat}/bot", json={"bot": bots},
+                headers={"X-Seat-Token": tokens[0]},
+            )  # fmt: skip
+            r.raise_for_status()
+        if start:
+            r = http.post(f"/api/tables/{table_id}/start", headers={"X-Seat-Token": tokens[0]})
+            r.raise_for_status()
+    return table_id, tokens
+
+
+async def play_randomly(
+    clients: list[TableClient], rng: random.Random, *, until_version: int | None = None,
+    timeout: float = 120,
+) -> None:  # fmt: skip
+    """Every client plays a random legal action whenever it may, until the game ends."""
+    ends = time.monotonic() + timeout
+
+    def done(c: TableClient) -> bool:
+        return c.finished or (until_version is not None and c.version >= until_version)
+
+    async def seat_loop(client: TableClient) -> None:
+        while not done(client):
+            left = ends - time.monotonic()
+            await client.wait(lambda c: bool(c.legal) or done(c), timeout=max(0.1, left))
+            if done(client):
+                return
+            seen = client.version
+            await asyncio.sleep(0.022)  # stay under the per-connection rate limit (50/s)
+            if done(client) or not client.legal or client.version != seen:
+                continue
+            await client.act(rng.choice(client.legal)["action"])
+            await client.wait(lambda c, seen=seen: c.version != seen or bool(c.errors) or done(c))
+            if client.errors:
+                raise AssertionError(f"refused: {client.errors}")
+
+    await asyncio.gather(*(seat_loop(c) for c in clients))
