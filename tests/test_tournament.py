@@ -62,3 +62,22 @@ def test_tournament_command(tmp_path):
     assert len(json.loads(out.read_text())["games"]) == 12
     bad = CliRunner().invoke(cli, ["tournament", "thirty-two", "--bots", "random"])
     assert bad.exit_code == 2 and "at least two bots" in bad.output
+
+
+def test_bots_with_their_own_memory_are_told_what_happens():
+    """A forgetful Memo Match bot builds its memory from events: a tournament must
+    deliver them, or a big memory plays like none (a bug once hid that)."""
+    from tripletopper.bots import make_bot
+    from tripletopper.games.memo_match import MemoMatch
+    from tripletopper.runner import bot_seed, game_seed, play_game
+    from tripletopper.tournament import _play
+
+    seats = ["forgetful:capacity=125", "forgetful:capacity=125"]
+    outcome = _play(("memo-match", 2, {}, seats, 7, 0))
+    game = MemoMatch(2)
+    gseed = game_seed(7, 0)
+    bots = [make_bot(spec, game, s, bot_seed(gseed, s)) for s, spec in enumerate(seats)]
+    state = play_game(game, bots, gseed)
+    assert bots[0].remembered or bots[1].remembered or bots[0].taken  # type: ignore[attr-defined]
+    assert outcome.actions == state.version
+    assert outcome.places == [state.results().rank_of(s) for s in range(2)]  # type: ignore[union-attr]

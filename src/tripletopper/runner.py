@@ -52,9 +52,13 @@ def choose_next(
 
 def play_game(
     game: Game, bots: Sequence[Bot], seed: int = 0, *, listener: Listener | None = None,
-    state: State | None = None,
+    state: State | None = None, timings: dict[int, list[float]] | None = None,
 ) -> State:  # fmt: skip
-    """Play one game to its end (from ``state`` if given) and return the final state."""
+    """Play one game to its end (from ``state`` if given) and return the final state.
+
+    Bots that keep their own memory (``wants_events``) are told every action's
+    events as their seat sees them.  With ``timings``, each seat's lone decisions
+    are timed (seconds, appended per seat)."""
     if state is None:
         state = game.new_state(seed)
     views = [SeatView(state, seat) for seat in range(game.players)]
@@ -65,9 +69,12 @@ def play_game(
         if not seats:
             break
         seat = seats[0]
+        started = time.perf_counter()
         action = bots[seat].choose(views[seat]) if len(seats) == 1 else None
         if action is None:  # several may act, or the one to act waits: see who goes first
             seat, action = choose_next(state, bots, views)
+        elif timings is not None:
+            timings.setdefault(seat, []).append(time.perf_counter() - started)
         try:
             events = state.apply(action, seat, events=want_events)
         except (IllegalActionError, ValueError) as exc:

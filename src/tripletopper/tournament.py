@@ -26,10 +26,10 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from tripletopper.bots import SeatView, bot_factory
+from tripletopper.bots import bot_factory
 from tripletopper.engine import Game
 from tripletopper.question_banks import make_game
-from tripletopper.runner import bot_seed, choose_next, game_seed, gc_paused
+from tripletopper.runner import bot_seed, game_seed, gc_paused, play_game
 
 Z95 = 1.959963984540054
 
@@ -71,16 +71,11 @@ def _play(args: tuple[str, int, dict[str, Any], list[str], int, int]) -> GameOut
     game = make_game(name, players, **options)
     gseed = game_seed(seed, index)
     bots = [bot_factory(spec, game)(s, bot_seed(gseed, s)) for s, spec in enumerate(seats)]
-    state = game.new_state(gseed)
-    views = [SeatView(state, s) for s in range(players)]
+    by_seat: dict[int, list[float]] = {}
+    state = play_game(game, bots, gseed, timings=by_seat)
     times: dict[str, list[float]] = {}
-    while not state.is_terminal():
-        seats_to_act = state.to_act()
-        started = time.perf_counter()
-        seat, action = choose_next(state, bots, views)
-        if len(seats_to_act) == 1:  # a lone decision: time it for the bot's record
-            times.setdefault(seats[seat], []).append(time.perf_counter() - started)
-        state.apply(action, seat, events=False)
+    for seat, seconds in by_seat.items():
+        times.setdefault(seats[seat], []).extend(seconds)
     results = state.results()
     assert results is not None
     return GameOutcome(

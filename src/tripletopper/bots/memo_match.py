@@ -265,9 +265,9 @@ class ForgetfulBot(MemoryBot):
 
 LEVELS: dict[str, type[Bot]] = {
     "easy": preset(
-        ForgetfulBot, "remembers its last 4 positions, spots slowly", capacity=4, spot_delay=12.0
+        ForgetfulBot, "remembers its last 2 positions, spots slowly", capacity=2, spot_delay=12.0
     ),
-    "medium": preset(ForgetfulBot, "remembers its last 12 positions", capacity=12),
+    "medium": preset(ForgetfulBot, "remembers its last 3 positions", capacity=3),
     "hard": preset(PerfectBot, "remembers every card it has seen", spot_delay=6.0),
     "expert": preset(
         PerfectBot, "remembers every card it has seen, spots in 3 seconds", spot_delay=3.0
