@@ -12,7 +12,9 @@ so the same arguments give the same report whatever the number of workers
 
 Ratings are OpenSkill's Plackett-Luce model (multiplayer rankings), updated
 game by game in order; a bot holding several seats of one table is ranked by
-its best-placed seat.
+its best-placed seat.  Online updates weigh later games more, so ratings carry
+noise from the order of the games (about one point of mu in a hundred games);
+standings are ordered by mean place, whose interval is the measure of strength.
 """
 
 from __future__ import annotations
@@ -142,7 +144,14 @@ class Tournament:
     head_to_head: dict[str, dict[str, float]] = field(default_factory=dict)
 
     def ranked(self) -> list[BotRecord]:
-        return sorted(self.records.values(), key=lambda r: r.mu - 3 * r.sigma, reverse=True)
+        """Best first, by mean finishing place, then win rate.  Not by rating: an online
+        rating is updated game by game and so moves with the order of the games."""
+
+        def key(record: BotRecord) -> tuple[float, float]:
+            place = statistics.fmean(record.places) if record.places else math.inf
+            return (place, -record.wins / max(1, record.seat_games))
+
+        return sorted(self.records.values(), key=key)
 
     def to_json(self, with_games: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {

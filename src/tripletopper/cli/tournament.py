@@ -69,14 +69,16 @@ def print_tournament(report: Tournament, console: Console) -> None:
         f"{data['games_played']} games (seed {data['seed']}), {data['seconds']:.1f} s"
     )
     table = Table()
-    for column in ("bot", "win rate", "95% interval", "mean place", "rating", "decision p95"):
+    for column in ("bot", "wins", "(95%)", "mean place", "(95%)", "rating", "p95 time"):
         table.add_column(column, justify="left" if column == "bot" else "right")
     for row in data["standings"]:
         low, high = row["win_rate_95"]
+        place_low, place_high = row["mean_place_95"]
         p95 = row["decision_seconds"]["p95"]
         table.add_row(
-            row["bot"], f"{row['win_rate']:.1%}", f"{low:.1%} - {high:.1%}",
-            f"{row['mean_place']:.2f}", f"{row['rating']['ordinal']:.1f}",
+            row["bot"], f"{row['win_rate']:.1%}", f"{low:.1%}-{high:.1%}",
+            f"{row['mean_place']:.2f}", f"{place_low:.2f}-{place_high:.2f}",
+            f"{row['rating']['ordinal']:.1f}",
             "-" if p95 is None else f"{p95 * 1000:.0f} ms",
         )  # fmt: skip
     console.print(table)
