@@ -93,6 +93,16 @@ def test_leaving_during_play_hands_the_seat_to_a_bot(client):
     r = client.delete(f"/api/tables/{tid}/seats/1", headers=seat_header(bob))
     seat = r.json()["table"]["seats"][1]
     assert seat["kind"] == "bot" and seat["name"] == "Bob (bot)"
+    assert seat["bot"] == "medium"  # the game's medium level, in every game
+
+
+def test_a_memo_match_leaver_is_replaced_by_its_medium_level_not_random(client):
+    body = new_table(client, game="memo-match", players=2, name="Ann").json()
+    tid, ann = body["table"]["id"], body["token"]
+    client.post(f"/api/tables/{tid}/seats/1/bot", json={"bot": "easy"}, headers=seat_header(ann))
+    client.post(f"/api/tables/{tid}/start", headers=seat_header(ann))
+    seat = client.delete(f"/api/tables/{tid}/seats/0", headers=seat_header(ann)).json()
+    assert seat["table"]["seats"][0]["bot"] == "medium"
 
 
 def test_unknown_tables_and_replays_of_unfinished_games(client):

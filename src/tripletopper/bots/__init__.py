@@ -77,6 +77,16 @@ def bot_names(game_name: str) -> list[str]:
     return levels + sorted(n for n in names if n not in LEVEL_ORDER)
 
 
+def default_bot(game_name: str) -> str:
+    """The bot that plays a seat nobody chose one for (the terminal's opponents, a
+    seat a person left): the game's ``medium`` level, else its ``heuristic``."""
+    names = bot_names(game_name)
+    for name in ("medium", "heuristic"):
+        if name in names:
+            return name
+    return next((name for name in names if name != "random"), "random")
+
+
 def bot_class(name: str, game_name: str) -> type[Bot]:
     by_game = BOTS.get(name)
     cls = None if by_game is None else by_game.get(game_name, by_game.get(ANY_GAME))

@@ -24,7 +24,7 @@ from rich.markdown import Markdown
 from rich.table import Table
 from rich.text import Text
 
-from tripletopper.bots import Bot, SeatView, bot_names, make_bot
+from tripletopper.bots import Bot, SeatView, default_bot, make_bot
 from tripletopper.cli.cards import narration
 from tripletopper.cli.common import (
     NAMES,
@@ -57,7 +57,7 @@ class Quit(Exception):
 @click.option(
     "--bots", "bot_list", default=None, metavar="A,B,...",
     help="Bots for the other seats, in seat order (repeated to fill; default the game's "
-    "heuristic bot).",
+    "medium level).",
 )  # fmt: skip
 @click.option("--save", type=click.Path(dir_okay=False), help="Save the game to this file.")
 @click.option(
@@ -81,7 +81,7 @@ def play_command(
         raise click.UsageError(f"--humans must be at most {the_game.players}")
     if len(names) > humans:
         raise click.UsageError("give at most one --name per human player")
-    specs = split_bots(bot_list) or [default_bot(the_game)]
+    specs = split_bots(bot_list) or [default_bot(the_game.name)]
     check_bots(specs, the_game)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
@@ -102,15 +102,6 @@ def play_command(
 
 BUZZ_KEYS = "alzm"
 """Keys the players at one keyboard type to act first in a race (buzzing in)."""
-
-
-def default_bot(game: Game) -> str:
-    """The game's ``medium`` level, else its ``heuristic``, else its first bot but random."""
-    names = bot_names(game.name)
-    for name in ("medium", "heuristic"):
-        if name in names:
-            return name
-    return next((name for name in names if name != "random"), "random")
 
 
 class TerminalTable:

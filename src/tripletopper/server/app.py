@@ -73,7 +73,7 @@ class TakeSeat(BaseModel):
 
 
 class AddBot(BaseModel):
-    bot: str = Field(description="a bot spec, e.g. heuristic or random")
+    bot: str = Field(description="a bot spec, e.g. medium or hard (GET /api/games lists them)")
 
 
 Token = Annotated[str | None, Header(alias="X-Seat-Token", description="your seat token")]

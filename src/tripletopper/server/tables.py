@@ -33,7 +33,7 @@ from typing import Any, Protocol, TypeVar
 
 import orjson
 
-from tripletopper.bots import Bot, SeatView, bot_factory, bot_names
+from tripletopper.bots import Bot, SeatView, bot_factory, bot_names, default_bot
 from tripletopper.engine import TABLE, YOU, Action, Event, Game, State, derive_seed
 from tripletopper.errors import (
     IllegalActionError,
@@ -269,7 +269,7 @@ class Table:
                 await self.room.db.run(partial(storage.delete_seat, table_id=self.id, seat=seat))
                 del self.row.seats[seat]
             elif self.row.status == PLAYING and info.kind == "human":
-                spec = self.room.fallback_bot(self.game)
+                spec = default_bot(self.game.name)
                 info = SeatRow(seat, info.name + " (bot)", "bot", spec, None)
                 await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=info))
                 self.row.seats[seat] = info
@@ -640,7 +640,7 @@ class Table:
         state = self.state
         assert state is not None
         if self.row.on_timeout == "bot":
-            spec = self.room.fallback_bot(self.game)
+            spec = default_bot(self.game.name)
             seed = derive_seed(self.row.seed, seat, state.version)
             bot = bot_factory(spec, self.game)(seat, seed)
             view = SeatView(state.clone(), seat)
@@ -691,11 +691,6 @@ class Room:
     async def in_pool(self, fn: Callable[[], T]) -> T:
         """Blocking work (a bot's decision) in a worker thread, off the event loop."""
         return await self.lanes.run(fn)
-
-    @staticmethod
-    def fallback_bot(game: Game) -> str:
-        names = bot_names(game.name)
-        return "heuristic" if "heuristic" in names else "random"
 
     async def restore(self) -> int:
         """Rebuild every unfinished game by replay; bots and clocks resume."""
