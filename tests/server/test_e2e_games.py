@@ -57,7 +57,7 @@ class Seat:
 
 
 @contextmanager
-def table(browser: Any, tmp_path: Any, game: str, players: int, **kwargs: Any) -> Iterator[Any]:
+def table(tmp_path: Any, game: str, players: int, **kwargs: Any) -> Iterator[Any]:
     """A running table of ``game``: yields (base URL, table id, the seat tokens)."""
     ARTIFACTS.mkdir(exist_ok=True)
     with live_server(str(tmp_path), bot_delay=0.05) as base:
@@ -97,8 +97,9 @@ def assert_spectator_saw_only_public_cards(spy: Seat, tmp_path: Any, table_id: s
 
 
 def test_toe_is_played_on_the_cube_by_clicking_cells(browser, tmp_path):
-    with table(browser, tmp_path, "toe", 2, humans=1, bots="heuristic",
-               options={"max_turns": 80}) as (base, table_id, tokens):  # fmt: skip
+    options = {"max_turns": 80}
+    with table(tmp_path, "toe", 2, humans=1, bots="heuristic", options=options) as opened:
+        base, table_id, tokens = opened
         ann = Seat(browser, f"{base}/t/{table_id}#seat={tokens[0]}")
         spy = Seat(browser, f"{base}/t/{table_id}", width=375)
         ann.page.wait_for_selector("#game .toe-cell")
@@ -128,15 +129,20 @@ def test_toe_is_played_on_the_cube_by_clicking_cells(browser, tmp_path):
 
 
 def test_the_quiz_show_is_answered_on_the_page(browser, tmp_path):
-    with table(browser, tmp_path, "toe", 2, humans=1, bots="heuristic",
-               options={"quiz": True, "buzz_seconds": 30, "max_turns": 6}) as (base, table_id, tokens):  # fmt: skip
+    options = {"quiz": True, "buzz_seconds": 30, "max_turns": 6}
+    with table(tmp_path, "toe", 2, humans=1, bots="heuristic:buzz=4", options=options) as opened:
+        base, table_id, tokens = opened
         ann = Seat(browser, f"{base}/t/{table_id}#seat={tokens[0]}", width=375)
         ann.page.wait_for_selector("#game .quiz-question")
         assert ann.page.locator("#game .quiz-choices li").count() >= 2
+        ann.page.click("#game button:has-text('Buzz in')")  # the bot waits 4 s or so
+        ann.page.wait_for_selector("#game .quiz-choices button")
         ann.shot("e2e-toe-quiz.png")
-        made = click_drawing(ann, random.Random(7), clicks=30, seconds=40)
+        ann.page.locator("#game .quiz-choices button").first.click()
+        ann.page.wait_for_selector("#game :text('Last question: You answered A')")
+        made = click_drawing(ann, random.Random(7), clicks=20, seconds=30)
         assert made >= 5
-        assert "Last question" in ann.page.inner_text("#game") or ann.finished()
+        assert "You buzz" in ann.page.inner_text("#log")
         assert not ann.errors
 
 
@@ -163,8 +169,8 @@ def assert_memo_shows_only_face_up_cards(seat: Seat) -> None:
 
 
 def test_memo_match_flips_declares_and_spots_by_clicking(browser, tmp_path):
-    with table(browser, tmp_path, "memo-match", 2, humans=2,
-               options={"max_turns": 12}) as (base, table_id, tokens):  # fmt: skip
+    with table(tmp_path, "memo-match", 2, humans=2, options={"max_turns": 12}) as opened:
+        base, table_id, tokens = opened
         seats = [Seat(browser, f"{base}/t/{table_id}#seat={token}") for token in tokens]
         spy = Seat(browser, f"{base}/t/{table_id}", width=375)
         everyone = [*seats, spy]
@@ -195,7 +201,7 @@ def test_memo_match_flips_declares_and_spots_by_clicking(browser, tmp_path):
                 page.click(f"#game [data-pos='{p}']")
                 page.wait_for_selector(f"#game [data-pos='{p}'].picked")
                 page.click(f"#game [data-pos='{q}']")
-            elif actor is seats[1] and obs["phase"] == "flip" and obs["turns"] >= 3 and not declared:
+            elif actor is seats[1] and obs["phase"] == "flip" and not declared and obs["turns"] > 2:
                 page.click("#actions button[data-action*='declare']")
                 declared = True
             else:
@@ -206,6 +212,7 @@ def test_memo_match_flips_declares_and_spots_by_clicking(browser, tmp_path):
                 saw_spotting = True
                 seats[0].shot("e2e-memo-match-spotting.png")
         assert declared and saw_spotting
+        seats[0].page.wait_for_selector("#results-panel:not([hidden])")  # the turn limit ends it
         log = seats[0].page.inner_text("#log")
         assert "no matches" in log and "spot" in log
         seats[0].shot("e2e-memo-match-table.png")
@@ -215,8 +222,11 @@ def test_memo_match_flips_declares_and_spots_by_clicking(browser, tmp_path):
 
 
 def test_three_up_three_down_from_the_choice_to_the_end(browser, tmp_path):
-    with table(browser, tmp_path, "three-up-three-down", 3, humans=1, bots="heuristic",
-               options={"max_turns": 150}) as (base, table_id, tokens):  # fmt: skip
+    options = {"max_turns": 150}
+    with table(
+        tmp_path, "three-up-three-down", 3, humans=1, bots="heuristic", options=options
+    ) as opened:
+        base, table_id, tokens = opened
         ann = Seat(browser, f"{base}/t/{table_id}#seat={tokens[0]}", width=375)
         ann.page.wait_for_selector("#game .your-cards")
         assert_no_generic_drawing(ann)
@@ -239,9 +249,8 @@ def test_three_up_three_down_from_the_choice_to_the_end(browser, tmp_path):
 
 
 def test_thirty_one_with_organs_to_the_last_player_standing(browser, tmp_path):
-    with table(browser, tmp_path, "thirty-one", 3, humans=1, bots="heuristic") as (
-        base, table_id, tokens,
-    ):  # fmt: skip
+    with table(tmp_path, "thirty-one", 3, humans=1, bots="heuristic") as opened:
+        base, table_id, tokens = opened
         ann = Seat(browser, f"{base}/t/{table_id}#seat={tokens[0]}")
         ann.page.wait_for_selector("#game .organs")
         assert_no_generic_drawing(ann)

@@ -48,6 +48,14 @@ export function playerBox(ctx, seat, { acting = false, out = false, badges = [] 
     ...lines);
 }
 
+// A hand the viewer may not see: the cards the whole table knows in it, then backs.
+export function otherHand(ctx, known, size) {
+  const hand = ctx.el("div", { class: "cards" });
+  for (const code of known) hand.append(ctx.cards.card(code, "small"));
+  for (let i = known.length; i < size; i++) hand.append(ctx.cards.back("small"));
+  return hand;
+}
+
 // A labelled spot on the table (the stock, a pile...).
 export function spot(ctx, label, ...content) {
   return ctx.el("div", { class: "spot" }, ctx.el("div", { class: "pile-label" }, label), ...content);

@@ -3,7 +3,7 @@
 // each hand; the stock (click it to draw), the discard pile (click its top card to take it),
 // the kitty; your hand with its value, whose cards are the discard buttons; and how the last
 // hand was settled.  Built only from the observation the server sent to this seat.
-import { badge, clickable, legalBy, playerBox, plural, spot } from "/static/games/parts.js";
+import { badge, clickable, legalBy, otherHand, playerBox, plural, spot } from "/static/games/parts.js";
 
 const ORGANS = ["liver", "kidneys", "heart"];
 const NS = "http://www.w3.org/2000/svg";
@@ -42,29 +42,22 @@ function lives(obs, seat, ctx) {
   }));
 }
 
+// A player: lives, badges, and the cards the table knows in their hand.
+function seatBox(obs, seat, ctx) {
+  const badges = [
+    seat === obs.dealer ? badge(ctx, "D", "dealer") : null,
+    seat === obs.knocker ? badge(ctx, "knocked") : null,
+    obs.declared.includes(seat) ? badge(ctx, "31!", "declared a dealt 31") : null,
+  ];
+  const lines = [lives(obs, seat, ctx)];
+  if (seat !== ctx.seat && obs.in_hand.includes(seat)) lines.push(otherHand(ctx, obs.known[seat] || [], obs.hand_sizes[seat]));
+  return playerBox(ctx, seat, { acting: obs.to_act.includes(seat), out: obs.out.includes(seat), badges }, ...lines);
+}
+
 export function render(root, obs, ctx) {
   const { el, clear, cards } = ctx;
   clear(root);
-  const players = el("div", { class: "players" });
-  for (let seat = 0; seat < obs.players; seat++) {
-    const out = obs.out.includes(seat);
-    const playing = obs.in_hand.includes(seat);
-    const badges = [
-      seat === obs.dealer ? badge(ctx, "D", "dealer") : null,
-      seat === obs.knocker ? badge(ctx, "knocked") : null,
-      obs.declared.includes(seat) ? badge(ctx, "31!", "declared a dealt 31") : null,
-    ];
-    const lines = [lives(obs, seat, ctx)];
-    if (seat !== ctx.seat && playing) {
-      const hand = el("div", { class: "cards" });
-      const known = obs.known[seat] || [];
-      for (const code of known) hand.append(cards.card(code, "small"));
-      for (let i = known.length; i < obs.hand_sizes[seat]; i++) hand.append(cards.back("small"));
-      lines.push(hand);
-    }
-    players.append(playerBox(ctx, seat, { acting: obs.to_act.includes(seat), out, badges }, ...lines));
-  }
-  root.append(players);
+  root.append(el("div", { class: "players" }, Array.from({ length: obs.players }, (_, seat) => seatBox(obs, seat, ctx))));
   root.append(el("div", { class: "muted" }, `Hand ${obs.hand_number}`,
     obs.knocker !== null && !obs.result ? ` · ${ctx.names[obs.knocker]} knocked: ${obs.knocker === ctx.seat ? "the others have" : "everyone else has"} one more turn` : ""));
 

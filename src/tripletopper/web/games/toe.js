@@ -196,7 +196,7 @@ function quiz(q, ctx) {
       return el("li", {}, item ? actButton(ctx, item, text, true) : text);
     })));
     const buzz = ctx.legal.find((i) => i.action.type === "buzz");
-    box.append(el("div", { class: "score" }, q.buzzer === null ? "Buzz in to answer! " : `${name(q.buzzer)} buzzed in and ${q.buzzer === ctx.seat ? "answer" : "answers"}.`,
+    box.append(el("div", { class: "score" }, q.buzzer === null ? "Buzz in to answer! " : q.buzzer === ctx.seat ? "You buzzed in: answer!" : `${name(q.buzzer)} buzzed in and answers.`,
       buzz ? actButton(ctx, buzz, "Buzz in") : null));
   } else if (q.tiebreak) {
     box.append(el("div", { class: "score" }, "Tiebreak!"));
