@@ -42,9 +42,13 @@ class Seat:
     def _received(self, payload: str | bytes) -> None:
         self.messages.append(json.loads(payload if isinstance(payload, str) else payload.decode()))
 
-    def observation(self) -> dict[str, Any]:
+    def view(self) -> dict[str, Any]:
+        """The last state or update received."""
         views = [m for m in self.messages if "observation" in m]
-        return dict(views[-1]["observation"]) if views else {}
+        return views[-1] if views else {}
+
+    def observation(self) -> dict[str, Any]:
+        return dict(self.view().get("observation", {}))
 
     def version(self) -> int:
         return max((m["version"] for m in self.messages if "observation" in m), default=-1)
@@ -188,7 +192,7 @@ def test_memo_match_flips_declares_and_spots_by_clicking(browser, tmp_path):
                 assert_memo_shows_only_face_up_cards(s)
 
         rng = random.Random(8)
-        declared = saw_spotting = False
+        declared = saw_spotting = saw_miss = False
         for _ in range(60):
             obs = seats[0].observation()
             if obs.get("result") or seats[0].finished():
@@ -208,10 +212,13 @@ def test_memo_match_flips_declares_and_spots_by_clicking(browser, tmp_path):
                 downs = page.locator("#game .memo-down.clickable")
                 downs.nth(rng.randrange(downs.count())).click()
             settle(version)
+            if any(e["type"] == "missed" for e in seats[0].view().get("events", [])):
+                assert seats[0].page.locator("#game .memo-down.missed").count() == 2
+                saw_miss = True
             if not saw_spotting and seats[0].observation()["phase"] == "spot":
                 saw_spotting = True
                 seats[0].shot("e2e-memo-match-spotting.png")
-        assert declared and saw_spotting
+        assert declared and saw_spotting and saw_miss
         seats[0].page.wait_for_selector("#results-panel:not([hidden])")  # the turn limit ends it
         log = seats[0].page.inner_text("#log")
         assert "no matches" in log and "spot" in log
@@ -264,3 +271,34 @@ def test_thirty_one_with_organs_to_the_last_player_standing(browser, tmp_path):
         assert ann.page.locator("#game .player .organs").count() == 3
         ann.shot("e2e-thirty-one-over.png")
         assert not ann.errors
+
+
+def test_cards_are_drawn_from_every_decks_notation(browser, tmp_path):
+    """Wild Triple Topper values, 3UP 3DOWN values and Clears, standard cards: each drawn
+    with its notation in data-card and its long name as the label; anything else as text."""
+    with live_server(str(tmp_path)) as base:
+        page = browser.new_page()
+        page.goto(base + "/")
+        drawn = page.evaluate(
+            """async (codes) => {
+                const cards = await import("/static/cards.js");
+                return codes.map((code) => {
+                    const node = cards.card(code, "small");
+                    return [node.dataset.card || null, node.getAttribute("aria-label"),
+                            node.querySelectorAll("path, circle, rect").length];
+                });
+            }""",
+            ["KH?", "KB?", "RC1", "7R1", "10G2", "C+1R2", "C+2G1", "CB1", "10H", "QS", "XX"],
+        )
+        page.close()
+    labels = {label.split(": ")[0]: label for _code, label, _shapes in drawn}
+    assert labels["KH?"] == "KH?: black heart ?"
+    assert labels["KB?"] == "KB?: black blob ?"
+    assert labels["7R1"] == "7R1: red 7 (copy 1)"
+    assert labels["C+1R2"] == "C+1R2: red Clear+1 (copy 2)"
+    assert labels["CB1"] == "CB1: blue Clear (copy 1)"
+    assert labels["10H"] == "10H: 10 of hearts"
+    assert [code for code, _label, _shapes in drawn] == [
+        "KH?", "KB?", "RC1", "7R1", "10G2", "C+1R2", "C+2G1", "CB1", "10H", "QS", None,
+    ]  # fmt: skip
+    assert all(shapes >= 2 for _code, _label, shapes in drawn[:3])  # a frame and a shape

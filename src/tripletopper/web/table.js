@@ -190,7 +190,7 @@ function renderGame() {
   page.renderer.render(root, view.observation, {
     seat: page.seat, names: page.table.seats.map((s) => seatName(s.seat)),
     legal: page.sending ? [] : (view.legal || []), act, cards, el, clear,
-    toAct: view.to_act || [], results: view.results,
+    toAct: view.to_act || [], results: view.results, events: (view.type === "update" && view.events) || [],
   });
 }
 

@@ -2,6 +2,8 @@
 // with their names, and only the cards that are face up now; the players in turn order with
 // the cards they took; the "no matches" race and the playoff.  Click a face-down card to flip
 // it (or to take it as a triple's bonus); while spotting, click two cards to claim a pair.
+// The two cards of a miss are outlined for a moment as they are turned back (their faces
+// are in the narration, as they were on the table).
 // The observation's `recall` (every card this seat has seen, kept for bots) is never read
 // here: remembering where the cards lie is the game.
 import { badge, legalBy, playerBox, plural, pressable } from "/static/games/parts.js";
@@ -89,6 +91,7 @@ export function render(root, obs, ctx) {
     claim.first = null;
     if (item) ctx.act(item.action); else redraw();
   };
+  const missed = new Set((ctx.events || []).filter((e) => e.type === "missed").flatMap((e) => e.positions));
   const onTable = new Set(obs.table);
   const grid = el("div", { class: "memo-grid", "aria-label": "The cards on the table" });
   for (let p = 0; p < obs.size; p++) {
@@ -103,7 +106,8 @@ export function render(root, obs, ctx) {
         if (claim.first === name) cell.classList.add("picked");
       }
     } else if (onTable.has(name)) {
-      cell = el("div", { class: "memo-down", title: `${name}: face down` }, name);
+      const back = missed.has(name);
+      cell = el("div", { class: `memo-down${back ? " missed" : ""}`, title: `${name}: face down${back ? " (just turned back)" : ""}` }, name);
       const item = flips.get(name);
       if (item) pressable(cell, () => ctx.act(item.action), item.label);
     } else {
