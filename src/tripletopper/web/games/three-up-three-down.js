@@ -36,11 +36,11 @@ export function render(root, obs, ctx) {
     const lines = [el("div", {}, `${plural(info.hand_size, "card")} in hand · ${info.down} face down`)];
     if (seat !== me) {
       if (info.known.length || info.hidden_at_most.length) {
-        lines.push(el("div", { class: "cards" }, el("span", { class: "pile-label" }, "in hand:"),
+        lines.push(el("div", { class: "cards labelled" }, el("span", { class: "pile-label" }, "in hand:"),
           info.known.map((c) => cards.card(c, "small")),
           info.hidden_at_most.length ? el("span", { class: "muted" }, ` hidden: at most ${info.hidden_at_most.join(", ")}`) : null));
       }
-      lines.push(tableCards(info, ctx, "small", el("span", { class: "pile-label" }, "3UP/3DOWN:")));
+      if ((info.up || []).length || info.down) lines.push(tableCards(info, ctx, "small", el("span", { class: "pile-label" }, "3UP/3DOWN:")));
     }
     players.append(playerBox(ctx, seat, { acting: obs.to_act.includes(seat), out: info.out, badges }, ...lines));
   });
@@ -74,7 +74,7 @@ export function render(root, obs, ctx) {
 // 3UP cards face up on the 3DOWN ones.
 function tableCards(info, ctx, size, label, clickUp, flip) {
   const { el, cards } = ctx;
-  const row = el("div", { class: "cards" }, label);
+  const row = el("div", { class: "cards labelled" }, label);
   for (const code of info.up || []) {
     const face = cards.card(code, size);
     if (clickUp) clickUp(face, code);
