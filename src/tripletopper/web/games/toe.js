@@ -92,7 +92,7 @@ export function render(root, obs, ctx) {
   const last = obs.last ? obs.last.cell : null;
   const cube = el("div", { class: "toe-cube", "aria-label": "The board: four layers" });
   for (let layer = 0; layer < 4; layer++) {
-    const grid = el("div", { class: "toe-layer", "data-layer": layer + 1, role: "grid", "aria-label": `layer ${layer + 1}` },
+    const grid = el("div", { class: "toe-layer", "data-layer": layer + 1, role: "group", "aria-label": `layer ${layer + 1}` },
       el("div", { class: "toe-corner" }),
       COLUMNS.split("").map((c, i) => el("div", { class: "toe-head", title: COLUMN_WORDS[i] }, `${c}${COLUMN_SYMBOLS[i]}`)));
     for (let row = 0; row < 4; row++) {
