@@ -22,6 +22,26 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 
+CHROMIUM = os.environ.get("TT_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+    "--disable-default-apps", "--disable-extensions",
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium driven by Playwright (the browser tests skip without it)."""
+    playwright = pytest.importorskip("playwright.sync_api")
+    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM}: ./scripts/test installs Debian's chromium")
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
 @pytest.fixture
 def client(tmp_path) -> Iterator[TestClient]:
     app = create_app(ServerConfig(data_dir=str(tmp_path), settings=Settings(bot_delay=0)))

@@ -33,6 +33,15 @@ def test_a_table_is_created_with_engine_validated_options(client):
     assert [t["id"] for t in listed] == [body["table"]["id"]]
 
 
+def test_a_quiz_show_table_gets_its_question_bank(client):
+    r = new_table(client, game="toe", players=2, options={"quiz": True}, name="Ann")
+    assert r.status_code == 201, r.text
+    assert r.json()["table"]["options"]["questions"] == "builtin"
+    r = new_table(client, game="toe", players=2, options={"quiz": True, "questions": "x@1"})
+    assert r.status_code == 400
+    assert "give its file with --questions" in r.json()["message"]
+
+
 def test_bad_options_are_refused_with_the_engines_message(client):
     r = new_table(client, options={"end": "never"})
     assert r.status_code == 400

@@ -1,13 +1,12 @@
-"""End to end in real browsers (Playwright on Debian's Chromium): two people open a
-table, invite each other, add a bot and play a whole game of Thirty-Two by clicking;
-a spectator watches and never sees a hidden card; screenshots go to test-artifacts/."""
+"""End to end in real browsers (Playwright on Debian's Chromium, the ``browser`` fixture of
+conftest.py): two people open a table, invite each other, add a bot and play a whole game of
+Thirty-Two by clicking; a spectator watches and never sees a hidden card; screenshots go to
+test-artifacts/.  The other games' table pages are in test_e2e_games.py."""
 
 from __future__ import annotations
 
 import json
-import os
 import random
-import shutil
 import time
 from pathlib import Path
 
@@ -18,13 +17,7 @@ from tests.server.test_play import allowed_cards, cards_in, stored_record
 
 pytestmark = pytest.mark.e2e
 
-CHROMIUM = os.environ.get("TT_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
-    "--disable-default-apps", "--disable-extensions",
-]  # fmt: skip
 
 
 def play_by_clicking(pages, rng, *, clicks=None, seconds=240, shot=None) -> bool:
@@ -58,17 +51,6 @@ def play_by_clicking(pages, rng, *, clicks=None, seconds=240, shot=None) -> bool
             return False
         time.sleep(0.05)
     return False
-
-
-@pytest.fixture(scope="module")
-def browser():
-    playwright = pytest.importorskip("playwright.sync_api")
-    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}: ./scripts/test installs Debian's chromium")
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield browser
-        browser.close()
 
 
 def test_two_friends_and_a_bot_play_thirty_two_in_browsers(browser, tmp_path):

@@ -41,7 +41,7 @@ from tripletopper.errors import (
     MalformedActionError,
     TripleTopperError,
 )
-from tripletopper.games import make_game
+from tripletopper.question_banks import make_game
 from tripletopper.server import storage
 from tripletopper.server.storage import ActionRow, Database, SeatRow, TableRow
 from tripletopper.server.workers import Lanes

@@ -4,7 +4,9 @@
 // shows its shape filled in its color, the number in two corners and the color's letter,
 // and each color also has its own fill pattern (solid, dots, stripes, diagonal, checks),
 // so a card is readable without color vision.  Standard cards ("10H", "QS") show rank and
-// suit symbol.  Every card has an aria-label and a tooltip with its long name.
+// suit symbol.  3UP 3DOWN cards ("7R1", "C+1G2": value, color, copy) show their value,
+// and the three Clears a burst with "CLEAR" (colors mean nothing in play: a letter shows
+// it).  Every card has an aria-label and a tooltip with its long name.
 
 const NS = "http://www.w3.org/2000/svg";
 const COLORS = {
@@ -16,6 +18,10 @@ const SHAPES = { C: "circle", H: "heart", T: "triangle", S: "square", B: "blob" 
 const SUITS = { C: ["clubs", "♣", "#222"], D: ["diamonds", "♦", "#c62828"],
   H: ["hearts", "♥", "#c62828"], S: ["spades", "♠", "#222"] };
 const RANKS = { J: "jack", Q: "queen", K: "king", A: "ace" };
+const TT = /^[RYGBK][CHTSB][1-4?]$/;
+const THREE_UP = /^(10|[1-9]|C\+[12]|C)([RGB])([1-9])$/;
+const THREE_UP_COLORS = { R: ["red", "#c62828"], G: ["green", "#2b9348"], B: ["blue", "#1f5fbf"] };
+const CLEARS = { C: "Clear", "C+1": "Clear+1", "C+2": "Clear+2" };
 
 function svg(tag, attrs = {}) {
   const node = document.createElementNS(NS, tag);
@@ -73,10 +79,12 @@ function text(x, y, content, attrs = {}) {
 }
 
 export function longName(code) {
-  if (/^[RYGBK][CHTSB][1-4?]$/.test(code)) {
+  if (TT.test(code)) {
     const [c, s, n] = code;
     return `${COLORS[c][0]} ${SHAPES[s]} ${n}`;
   }
+  const up = THREE_UP.exec(code);
+  if (up) return `${THREE_UP_COLORS[up[2]][0]} ${CLEARS[up[1]] || up[1]} (copy ${up[3]})`;
   const m = /^(10|[2-9TJQKA])([CDHS])$/.exec(code);
   if (m) return `${RANKS[m[1]] || (m[1] === "T" ? "10" : m[1])} of ${SUITS[m[2]][0]}`;
   return code;
@@ -85,7 +93,7 @@ export function longName(code) {
 // One face-up card from its notation; size: "", "small" or "large".
 export function card(code, size = "") {
   ensureDefs();
-  if (/^[RYGBK][CHTSB][1-4?]$/.test(code)) {
+  if (TT.test(code)) {
     const [c, s, n] = code;
     const node = frame(`${code}: ${longName(code)}`, size);
     const hex = COLORS[c][1];
@@ -115,8 +123,30 @@ export function card(code, size = "") {
     node.dataset.card = code;
     return node;
   }
+  const up = THREE_UP.exec(code);
+  if (up) return threeUp(code, up[1], up[2], size);
   const node = frame(String(code), size);
   node.append(text(30, 46, String(code), { "font-size": 10 }));
+  return node;
+}
+
+function threeUp(code, value, color, size) {
+  const node = frame(`${code}: ${longName(code)}`, size);
+  const hex = THREE_UP_COLORS[color][1];
+  node.append(svg("rect", { x: 5, y: 5, width: 50, height: 6, rx: 2, fill: hex }));
+  node.append(text(51, 79, color, { "font-size": 9, fill: "#555" }));
+  if (value in CLEARS) {
+    const extra = value.slice(1);
+    node.append(svg("path", { d: "M30,18 L35,33 L50,30 L39,41 L50,54 L35,50 L30,64 L25,50 L10,54 L21,41 L10,30 L25,33 Z",
+      fill: "#fff2b3", stroke: "#8a6d00", "stroke-width": 1.5 }));
+    node.append(text(30, 45, "CLEAR", { "font-size": 8.5, fill: "#222" }));
+    if (extra) node.append(text(30, 76, extra, { "font-size": 14, fill: "#222" }));
+    node.append(text(10, 21, value === "C" ? "C" : extra, { "font-size": 10 }));
+  } else {
+    node.append(text(30, 54, value, { "font-size": 28, fill: "#222" }));
+    node.append(text(10, 23, value, { "font-size": 12 }));
+  }
+  node.dataset.card = code;
   return node;
 }
 

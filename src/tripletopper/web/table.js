@@ -190,19 +190,25 @@ function renderGame() {
   page.renderer.render(root, view.observation, {
     seat: page.seat, names: page.table.seats.map((s) => seatName(s.seat)),
     legal: page.sending ? [] : (view.legal || []), act, cards, el, clear,
-    toAct: view.to_act || [], results: view.results,
+    toAct: view.to_act || [], results: view.results, events: (view.type === "update" && view.events) || [],
   });
 }
 
+// Every legal action as a button, except those the renderer draws as clickable things and
+// asks not to list (its optional buttons(legal, obs)): a wild card's 64 cells, a grid's flips.
 function renderActions() {
   const box = clear($("actions"));
   const view = page.view;
   const legal = (view && view.legal) || [];
   $("actions-panel").hidden = page.seat === null || !view || view.status !== "playing";
   $("actions-title").textContent = legal.length ? "Your move" : "Waiting";
-  for (const item of legal) {
+  const listed = legal.length && page.renderer && page.renderer.buttons ? page.renderer.buttons(legal, view.observation) : legal;
+  for (const item of listed) {
     box.append(el("button", { type: "button", disabled: page.sending, "data-action": JSON.stringify(item.action), title: item.text,
       onclick: () => act(item.action) }, item.label));
+  }
+  if (listed.length < legal.length) {
+    box.append(el("span", { class: "muted hint" }, `${listed.length ? "Or click" : "Click"} on the table above to play.`));
   }
 }
 

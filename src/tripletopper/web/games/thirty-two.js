@@ -1,6 +1,7 @@
 // Thirty-Two at the table: players with counters and known cards, the stock and the
 // discard pile, your hand with its score.  In the discard phase your cards are the
 // discard buttons.  Built only from the observation the server sent to this seat.
+import { clickable, otherHand } from "/static/games/parts.js";
 
 export function render(root, obs, ctx) {
   const { el, clear, cards } = ctx;
@@ -17,13 +18,7 @@ export function render(root, obs, ctx) {
         acting ? el("span", { class: "badge" }, "to act") : null),
       el("div", {}, `${obs.counters[seat]} counter${obs.counters[seat] === 1 ? "" : "s"}`,
         out ? " · out" : sitting ? " · sits out" : ""));
-    if (seat !== obs.seat && !out && !sitting) {
-      const hand = el("div", { class: "cards" });
-      const known = obs.known[seat] || [];
-      for (const code of known) hand.append(cards.card(code, "small"));
-      for (let i = known.length; i < obs.hand_sizes[seat]; i++) hand.append(cards.back("small"));
-      box.append(hand);
-    }
+    if (seat !== obs.seat && !out && !sitting) box.append(otherHand(ctx, obs.known[seat] || [], obs.hand_sizes[seat]));
     players.append(box);
   }
   root.append(players);
@@ -48,13 +43,7 @@ export function render(root, obs, ctx) {
     for (const code of obs.hand) {
       const face = cards.card(code, "large");
       const item = discards.get(code);
-      if (item) {
-        face.classList.add("clickable");
-        face.setAttribute("tabindex", "0");
-        face.setAttribute("aria-label", `${item.label} (${cards.longName(code)})`);
-        face.addEventListener("click", () => ctx.act(item.action));
-        face.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") ctx.act(item.action); });
-      }
+      if (item) clickable(face, item, ctx, `${item.label} (${cards.longName(code)})`);
       if (code === obs.taken) face.style.opacity = "0.8";
       hand.append(face);
     }

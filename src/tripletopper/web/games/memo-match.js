@@ -1,0 +1,128 @@
+// Memo Match at the table: the grid of positions (A1 ... L10, then A11 ... E11), face down
+// with their names, and only the cards that are face up now; the players in turn order with
+// the cards they took; the "no matches" race and the playoff.  Click a face-down card to flip
+// it (or to take it as a triple's bonus); while spotting, click two cards to claim a pair.
+// The two cards of a miss are outlined for a moment as they are turned back (their faces
+// are in the narration, as they were on the table).
+// The observation's `recall` (every card this seat has seen, kept for bots) is never read
+// here: remembering where the cards lie is the game.
+import { badge, legalBy, playerBox, plural, pressable } from "/static/games/parts.js";
+
+const COLUMNS = "ABCDEFGHIJKL";
+const DRAWN = new Set(["flip", "take", "claim"]);
+
+// The first card of a claim being made.
+let claim = { key: null, first: null };
+
+// The page lists "no matches" and pass; flips, bonus takes and claims are the grid's cards.
+export function buttons(legal) {
+  return legal.filter((item) => !DRAWN.has(item.action.type));
+}
+
+function position(p) {
+  return `${COLUMNS[p % COLUMNS.length]}${Math.floor(p / COLUMNS.length) + 1}`;
+}
+
+function status(obs, ctx) {
+  const name = (seat) => ctx.names[seat];
+  const you = (seat) => seat === ctx.seat;
+  if (obs.result) return "Game over.";
+  if (obs.phase === "spot") {
+    const spotting = ctx.legal.some((item) => item.action.type === "claim");
+    return `${name(obs.declarer)} declared "no matches": every card is face up. `
+      + (spotting ? "Spot a pair: click two cards (a wrong claim bars you from spotting)." : "The others race to spot a pair.");
+  }
+  if (obs.phase === "bonus") {
+    return `A triple! ${name(obs.turn)} ${you(obs.turn) ? "take" : "takes"} ${plural(obs.bonus_left, "more card")}`
+      + `${you(obs.turn) ? ": click face-down cards" : ""}.`;
+  }
+  const which = obs.phase === "second" ? "a second card" : "a card";
+  if (you(obs.turn)) return `Your turn: flip ${which} (click it)${obs.phase === "flip" ? ", or declare \"no matches\"" : ""}.`;
+  return `${name(obs.turn)} ${obs.phase === "second" ? "flips a second card" : "is to flip"}.`;
+}
+
+export function render(root, obs, ctx) {
+  const { el, clear, cards } = ctx;
+  clear(root);
+  const redraw = () => render(root, obs, ctx);
+  const key = `${obs.turns}|${obs.phase}|${obs.table.length}`;
+  if (claim.key !== key) claim = { key, first: null };
+
+  if (obs.playoff) {
+    root.append(el("div", { class: "banner" },
+      `Playoff: ${obs.leaders.map((s) => ctx.names[s]).join(" and ")} share the lead and play off on the other players' cards`
+      + (obs.set_aside ? ` (${obs.set_aside} left from the main game are set aside).` : ".")));
+  }
+
+  // the players, in the order of play
+  const players = el("div", { class: "players" });
+  for (const seat of obs.order) {
+    const out = obs.out.includes(seat);
+    const badges = [
+      seat === obs.declarer ? badge(ctx, "declared", "declared no matches") : null,
+      out ? badge(ctx, "out", "out of the game: keeps the cards taken") : null,
+      obs.barred.includes(seat) ? badge(ctx, "may not spot", "made a wrong claim") : null,
+      obs.playoff && obs.leaders.includes(seat) ? badge(ctx, "leader") : null,
+    ];
+    const taken = obs.captured_cards[seat];
+    const lines = [el("div", {}, `${plural(obs.captured[seat], "card")} taken`,
+      obs.playoff ? ` · playoff: ${obs.playoff_captured[seat]}` : "")];
+    const shown = obs.playoff ? obs.playoff_cards[seat] : taken;
+    if (shown.length) {
+      lines.push(el("details", { class: "taken" }, el("summary", {}, obs.playoff ? "playoff cards" : "cards taken"),
+        cards.row(shown, "small")));
+    }
+    players.append(playerBox(ctx, seat, { acting: obs.to_act.includes(seat), out, badges }, ...lines));
+  }
+  root.append(players);
+  root.append(el("div", { class: "status-line", id: "memo-status" }, status(obs, ctx),
+    ` ${obs.table.length} cards on the table · turn ${obs.turns}${obs.players === 1 ? " (fewer is better)" : ""}.`));
+
+  // the grid: face-down cards by name, face-up cards drawn
+  const flips = legalBy(ctx, obs.phase === "bonus" ? "take" : "flip", (a) => a.position);
+  const claims = legalBy(ctx, "claim", (a) => a.positions.join(" "));
+  const pickForClaim = (name) => {
+    if (claim.first === null || claim.first === name) {
+      claim.first = claim.first === name ? null : name;
+      redraw();
+      return;
+    }
+    const item = claims.get(`${claim.first} ${name}`) || claims.get(`${name} ${claim.first}`);
+    claim.first = null;
+    if (item) ctx.act(item.action); else redraw();
+  };
+  const missed = new Set((ctx.events || []).filter((e) => e.type === "missed").flatMap((e) => e.positions));
+  const onTable = new Set(obs.table);
+  const grid = el("div", { class: "memo-grid", "aria-label": "The cards on the table" });
+  for (let p = 0; p < obs.size; p++) {
+    const name = position(p);
+    let cell;
+    if (name in obs.face_up) {
+      const code = obs.face_up[name];
+      cell = code ? cards.card(code) : cards.back("", `${name}: face up, hidden from you`);
+      cell.classList.add("memo-up");
+      if (claims.size) {
+        pressable(cell, () => pickForClaim(name), `${claim.first ? `claim with ${claim.first}` : "claim"}: ${name}${code ? ` (${cards.longName(code)})` : ""}`);
+        if (claim.first === name) cell.classList.add("picked");
+      }
+    } else if (onTable.has(name)) {
+      const back = missed.has(name);
+      cell = el("div", { class: `memo-down${back ? " missed" : ""}`, title: `${name}: face down${back ? " (just turned back)" : ""}` }, name);
+      const item = flips.get(name);
+      if (item) pressable(cell, () => ctx.act(item.action), item.label);
+    } else {
+      cell = el("div", { class: "memo-empty", "aria-hidden": "true" });
+    }
+    cell.dataset.pos = name;
+    grid.append(cell);
+  }
+  root.append(grid);
+
+  // a card or two face up in play, drawn large as well (the grid's cards are small on a phone)
+  const up = Object.entries(obs.face_up);
+  if (up.length && up.length <= 2) {
+    root.append(el("div", { class: "cards memo-shown", "aria-hidden": "true" }, el("span", { class: "pile-label" }, "Face up:"),
+      up.map(([name, code]) => el("div", { class: "hand-card" }, code ? cards.card(code, "large") : cards.back("large"),
+        el("div", { class: "caption" }, name)))));
+  }
+}

@@ -1,0 +1,78 @@
+// Small pieces the game renderers share: things you click to play, player boxes, piles,
+// and a selection of cards that lasts while one decision stands.
+
+// Make `node` play `item` (a legal action) when clicked or when Enter/Space is pressed on it.
+export function clickable(node, item, ctx, label) {
+  return pressable(node, () => ctx.act(item.action), label || item.label);
+}
+
+// A button in the drawing that plays `item`.
+export function actButton(ctx, item, text, secondary = false) {
+  return ctx.el("button", { type: "button", class: secondary ? "secondary" : null, title: item.label,
+    "data-action": JSON.stringify(item.action), onclick: () => ctx.act(item.action) }, text);
+}
+
+// Make `node` call `run` when clicked or activated from the keyboard.
+export function pressable(node, run, label) {
+  node.classList.add("clickable");
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("role", "button");
+  if (label) node.setAttribute("aria-label", label);
+  node.addEventListener("click", run);
+  node.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); run(); }
+  });
+  return node;
+}
+
+// The legal actions of one type, by a key made of the action (e.g. its card).
+export function legalBy(ctx, type, key) {
+  const found = new Map();
+  for (const item of ctx.legal) if (item.action.type === type) found.set(key(item.action), item);
+  return found;
+}
+
+export function plural(n, word, many = `${word}s`) {
+  return `${n} ${n === 1 ? word : many}`;
+}
+
+export function badge(ctx, text, title) {
+  return ctx.el("span", { class: "badge", title }, text);
+}
+
+// A player's box: name with badges, then the given lines.
+export function playerBox(ctx, seat, { acting = false, out = false, badges = [] }, ...lines) {
+  const { el } = ctx;
+  return el("div", { class: `player${acting ? " acting" : ""}${out ? " out" : ""}`, "data-seat": seat },
+    el("div", { class: "name" }, ctx.names[seat], ...badges, acting ? badge(ctx, "to act") : null),
+    ...lines);
+}
+
+// A hand the viewer may not see: the cards the whole table knows in it, then backs.
+export function otherHand(ctx, known, size) {
+  const hand = ctx.el("div", { class: "cards" });
+  for (const code of known) hand.append(ctx.cards.card(code, "small"));
+  for (let i = known.length; i < size; i++) hand.append(ctx.cards.back("small"));
+  return hand;
+}
+
+// A labelled spot on the table (the stock, a pile...).
+export function spot(ctx, label, ...content) {
+  return ctx.el("div", { class: "spot" }, ctx.el("div", { class: "pile-label" }, label), ...content);
+}
+
+// Cards picked by clicking (to lay face up, to discard...), kept while `key` is unchanged.
+export class Selection {
+  constructor() { this.key = null; this.picked = []; }
+  // The indexes picked for this decision (forgotten when the decision changed).
+  for(key) {
+    if (key !== this.key) { this.key = key; this.picked = []; }
+    return this.picked;
+  }
+  // Pick or unpick; past `most` picks the oldest is let go.
+  toggle(index, most = Infinity) {
+    const at = this.picked.indexOf(index);
+    if (at >= 0) this.picked.splice(at, 1); else this.picked.push(index);
+    if (this.picked.length > most) this.picked.shift();
+  }
+}

@@ -1,0 +1,118 @@
+// Thirty-One at the table: each player's lives as organs (liver, kidneys, heart; then
+// circling the drain, then out), the knocker and the dealer, the cards the table knows in
+// each hand; the stock (click it to draw), the discard pile (click its top card to take it),
+// the kitty; your hand with its value, whose cards are the discard buttons; and how the last
+// hand was settled.  Built only from the observation the server sent to this seat.
+import { badge, clickable, legalBy, otherHand, playerBox, plural, spot } from "/static/games/parts.js";
+
+const ORGANS = ["liver", "kidneys", "heart"];
+const NS = "http://www.w3.org/2000/svg";
+const ICONS = {
+  liver: '<path d="M2,9 C2,4 8,3 13,4 C17,5 19,6 18,9 C17,13 11,15 6,15 C3,15 2,12 2,9 Z" fill="#8d4a2f"/>',
+  kidneys: '<path d="M3,4 C6,2 9,5 8,8 C7,10 8,12 7,14 C5,17 1,14 2,9 C2,7 2,5 3,4 Z M17,4 C14,2 11,5 12,8 C13,10 12,12 13,14 C15,17 19,14 18,9 C18,7 18,5 17,4 Z" fill="#a4508b"/>',
+  heart: '<path d="M10,17 C3,12 2,7 5,5 C7,4 9,5 10,7 C11,5 13,4 15,5 C18,7 17,12 10,17 Z" fill="#d62828"/>',
+  drain: '<path d="M10,10 m0,-1 a1,1 0 1,1 -1,1 a2,2 0 0,1 2,-3 a3.5,3.5 0 0,1 2.5,4.5 a5,5 0 0,1 -6,3 a6.5,6.5 0 0,1 -3.5,-7 a8,8 0 0,1 9,-5.5" fill="none" stroke="#9cc9ff" stroke-width="1.6"/>',
+};
+const REASONS = {
+  lowest: "the lowest hand", tied_lowest: "tied for the lowest hand",
+  tied_with_knocker: "tied for lowest with the knocker", knocker_lowest: "knocked and was lowest alone",
+  31: "someone declared 31", dealt_31: "someone was dealt 31",
+};
+
+function icon(kind) {
+  const node = document.createElementNS(NS, "svg");
+  node.setAttribute("viewBox", "0 0 20 20");
+  node.setAttribute("class", "organ-icon");
+  node.setAttribute("aria-hidden", "true");
+  node.innerHTML = ICONS[kind];
+  return node;
+}
+
+const value = (v) => (v % 1 ? `${Math.floor(v)}½` : `${v}`);
+
+// A player's lives: the organs left and those gone into the kitty, or the drain, or out.
+function lives(obs, seat, ctx) {
+  const { el } = ctx;
+  if (obs.out.includes(seat)) return el("div", { class: "organs" }, "out of the game");
+  const left = obs.organs[seat];
+  if (!left.length) return el("div", { class: "organs drain" }, icon("drain"), "circling the drain");
+  return el("div", { class: "organs", "aria-label": `organs: ${left.join(", ")}` }, ORGANS.map((organ) => {
+    const gone = !left.includes(organ);
+    return el("span", { class: `organ${gone ? " gone" : ""}`, title: gone ? `${organ}: in the kitty` : organ }, icon(organ), organ);
+  }));
+}
+
+// A player: lives, badges, and the cards the table knows in their hand.
+function seatBox(obs, seat, ctx) {
+  const badges = [
+    seat === obs.dealer ? badge(ctx, "D", "dealer") : null,
+    seat === obs.knocker ? badge(ctx, "knocked") : null,
+    obs.declared.includes(seat) ? badge(ctx, "31!", "declared a dealt 31") : null,
+  ];
+  const lines = [lives(obs, seat, ctx)];
+  if (seat !== ctx.seat && obs.in_hand.includes(seat)) lines.push(otherHand(ctx, obs.known[seat] || [], obs.hand_sizes[seat]));
+  return playerBox(ctx, seat, { acting: obs.to_act.includes(seat), out: obs.out.includes(seat), badges }, ...lines);
+}
+
+export function render(root, obs, ctx) {
+  const { el, clear, cards } = ctx;
+  clear(root);
+  root.append(el("div", { class: "players" }, Array.from({ length: obs.players }, (_, seat) => seatBox(obs, seat, ctx))));
+  root.append(el("div", { class: "muted" }, `Hand ${obs.hand_number}`,
+    obs.knocker !== null && !obs.result ? ` · ${ctx.names[obs.knocker]} knocked: ${obs.knocker === ctx.seat ? "the others have" : "everyone else has"} one more turn` : ""));
+
+  // the stock, the discard pile, the kitty
+  const draw = ctx.legal.find((item) => item.action.type === "draw");
+  const take = ctx.legal.find((item) => item.action.type === "take");
+  const pile = obs.discard_pile;
+  const stock = cards.back("large", `stock of ${obs.stock_size} cards`);
+  if (draw) clickable(stock, draw, ctx, "draw from the stock");
+  const top = pile.length ? cards.card(pile[pile.length - 1], "large") : el("span", { class: "muted" }, "(empty)");
+  if (take && pile.length) clickable(top, take, ctx, `take ${cards.longName(pile[pile.length - 1])} from the discard pile`);
+  root.append(el("div", { class: "center" },
+    spot(ctx, `Stock: ${obs.stock_size}`, obs.stock_size ? stock : el("span", { class: "muted" }, "(empty)")),
+    spot(ctx, `Discard pile: ${pile.length}`, top),
+    pile.length > 1 ? spot(ctx, "Under it", cards.row(pile.slice(-7, -1).reverse(), "small")) : null,
+    spot(ctx, "Kitty", el("div", { class: "organs" }, icon("heart"), plural(obs.kitty, "organ")))));
+
+  if (obs.hand) {
+    const discards = legalBy(ctx, "discard", (a) => (a.declare ? null : a.card));
+    const hand = el("div", { class: "cards", "aria-label": "Your hand" });
+    for (const code of obs.hand) {
+      const face = cards.card(code, "large");
+      const item = discards.get(code);
+      if (item) clickable(face, item, ctx, `${item.label} (${cards.longName(code)})`);
+      if (code === obs.taken) face.classList.add("taken-card");
+      hand.append(face);
+    }
+    let score = `${plural(obs.hand.length, "card")}: discard one`;
+    if ("value" in obs) {
+      score = `Your hand is worth ${value(obs.value)}`;
+      if (obs.counts !== obs.value) score += ` (an undeclared 31: it counts ${value(obs.counts)})`;
+      else if (obs.value === 31) score += " - THIRTY-ONE!";
+    }
+    root.append(el("div", {}, el("div", { class: "score", id: "hand-score" }, score), hand));
+  }
+  if (obs.last_hand) root.append(lastHand(obs.last_hand, ctx));
+}
+
+// How the last hand ended: the hands shown and who lost which organs.
+function lastHand(last, ctx) {
+  const { el, cards } = ctx;
+  const name = (seat) => ctx.names[seat];
+  const how = { knock: "a showdown after a knock", stop: "the stock ran out", 31: "a 31", dealt_31: "a dealt 31" }[last.ended_by] || last.ended_by;
+  const box = el("details", { class: "last-hand", open: true }, el("summary", {}, `Hand ${last.hand} ended with ${how}`));
+  for (const shown of last.shown) {
+    box.append(el("div", { class: "shown" }, el("span", { class: "who" }, name(shown.seat)), cards.row(shown.cards, "small"),
+      `${value(shown.value)}${shown.counts !== shown.value ? ` (counts ${value(shown.counts)})` : ""}`));
+  }
+  for (const loss of last.losses) {
+    const organs = loss.organs.length ? `: ${loss.organs.join(" and ")} into the kitty` : "";
+    const then = loss.out ? ", out" : loss.circling_the_drain ? ", now circling the drain" : "";
+    box.append(el("div", {}, `${name(loss.seat)} ${last.void ? "would lose" : "lost"} ${plural(loss.lives, "life", "lives")} `
+      + `(${REASONS[loss.reason] || loss.reason})${last.void ? "" : organs + then}.`));
+  }
+  for (const seat of last.saved) box.append(el("div", {}, `${name(seat)} knocked and tied for lowest: saved.`));
+  if (last.void) box.append(el("div", {}, "That would put everyone out: the hand is void and dealt again."));
+  return box;
+}

@@ -1,0 +1,131 @@
+// 3UP 3DOWN at the table: every player's 3UP cards lying on their 3DOWN cards, hand sizes and
+// the cards the table knows to be in a hand; the pile (its top cards and the run of equal
+// values), the stock and the cleared cards; your own cards.  Click a card of your hand (or of
+// your 3UP cards when you play those) to play one card of that value, a 3DOWN card to flip
+// it, the pile to pick it up, the stock to draw before an extra play; several cards of one
+// value are the page's buttons.  At the start, click three of your six cards to lay them face
+// up.  Built only from the observation the server sent to this seat.
+import { actButton, badge, clickable, legalBy, playerBox, plural, pressable, Selection, spot } from "/static/games/parts.js";
+
+const VALUE = /^(10|[1-9]|C\+[12]|C)[RGB]/;
+const chosen = new Selection();
+
+// The page lists plays, pickups and draws; the (up to twenty) choices are made by clicking.
+export function buttons(legal) {
+  return legal.filter((item) => item.action.type !== "choose");
+}
+
+const valueOf = (code) => VALUE.exec(code)[1];
+const ORDINALS = ["1st", "2nd", "3rd", "4th", "5th", "6th"];
+
+export function render(root, obs, ctx) {
+  const { el, clear, cards } = ctx;
+  clear(root);
+  const me = ctx.seat;
+  const choosing = obs.phase === "choose";
+
+  // the players
+  const players = el("div", { class: "players" });
+  obs.seats.forEach((info, seat) => {
+    const place = obs.finished.indexOf(seat);
+    const badges = [
+      seat === obs.dealer ? badge(ctx, "D", "dealer") : null,
+      place >= 0 ? badge(ctx, `out ${ORDINALS[place]}`, "no cards left") : null,
+      choosing ? badge(ctx, info.chosen ? "chosen" : "choosing") : null,
+    ];
+    const lines = [el("div", {}, `${plural(info.hand_size, "card")} in hand · ${info.down} face down`)];
+    if (seat !== me) {
+      if (info.known.length || info.hidden_at_most.length) {
+        lines.push(el("div", { class: "cards labelled" }, el("span", { class: "pile-label" }, "in hand:"),
+          info.known.map((c) => cards.card(c, "small")),
+          info.hidden_at_most.length ? el("span", { class: "muted" }, ` hidden: at most ${info.hidden_at_most.join(", ")}`) : null));
+      }
+      if ((info.up || []).length || info.down) lines.push(tableCards(info, ctx, "small", el("span", { class: "pile-label" }, "3UP/3DOWN:")));
+    }
+    players.append(playerBox(ctx, seat, { acting: obs.to_act.includes(seat), out: info.out, badges }, ...lines));
+  });
+  root.append(players);
+
+  // the middle of the table
+  const pickup = ctx.legal.find((item) => item.action.type === "pickup");
+  const draw = ctx.legal.find((item) => item.action.type === "draw");
+  const stock = obs.stock_size ? cards.back("", `stock of ${obs.stock_size} cards`) : el("div", { class: "muted" }, "(empty)");
+  if (draw) clickable(stock, draw, ctx, "draw a card before your extra play");
+  const pile = el("div", { class: "cards fan", "aria-label": `the pile: ${plural(obs.pile_size, "card")}` },
+    obs.pile.slice(-5).map((code) => cards.card(code)));
+  if (!obs.pile.length) pile.append(el("span", { class: "muted" }, "(empty: anything goes)"));
+  if (pickup) clickable(pile, pickup, ctx, "pick up the pile");
+  const run = obs.top ? `top ${obs.top}${obs.run > 1 ? `, ${obs.run} in a row` : ""}` : "";
+  root.append(el("div", { class: "center" },
+    spot(ctx, `Stock: ${obs.stock_size}`, stock),
+    spot(ctx, `Pile: ${obs.pile_size}${run ? ` · ${run}` : ""}`, pile),
+    spot(ctx, `Cleared: ${obs.cleared.length}`, obs.cleared.length
+      ? el("details", {}, el("summary", {}, "out of the game"), cards.row(obs.cleared, "small")) : null)));
+
+  const notes = [];
+  if (obs.extra_plays) notes.push(`${plural(obs.extra_plays, "extra play")} to make${obs.may_draw ? " (you may draw one card first)" : ""}.`);
+  if (pickup && ctx.legal.length === 1 + (draw ? 1 : 0)) notes.push("You cannot play: click the pile to pick it up.");
+  if (obs.result) notes.push("Game over.");
+  if (notes.length) root.append(el("div", { class: "status-line" }, notes.join(" ")));
+
+  if (me !== null && obs.hand) root.append(yourCards(obs, ctx, () => render(root, obs, ctx)));
+}
+
+// 3UP cards face up on the 3DOWN ones.
+function tableCards(info, ctx, size, label, clickUp, flip) {
+  const { el, cards } = ctx;
+  const row = el("div", { class: "cards labelled" }, label);
+  for (const code of info.up || []) {
+    const face = cards.card(code, size);
+    if (clickUp) clickUp(face, code);
+    row.append(face);
+  }
+  for (let i = 0; i < info.down; i++) {
+    const down = cards.back(size, "a 3DOWN card");
+    if (flip && i === 0) clickable(down, flip, ctx, "flip your next 3DOWN card");
+    down.classList.add("down");
+    row.append(down);
+  }
+  return row;
+}
+
+function yourCards(obs, ctx, redraw) {
+  const { el, cards } = ctx;
+  const info = obs.seats[ctx.seat];
+  const singles = legalBy(ctx, "play", (a) => (a.cards.length === 1 ? a.cards[0] : null));
+  const playOne = (face, code) => {
+    const item = singles.get(valueOf(code));
+    if (item) clickable(face, item, ctx, `${item.label} (${cards.longName(code)})`);
+  };
+  const box = el("div", { class: "your-cards" });
+  const flip = ctx.legal.find((item) => item.action.type === "flip");
+  box.append(el("div", {}, el("div", { class: "pile-label" }, "Your 3UP and 3DOWN cards"),
+    tableCards(info, ctx, "", null, obs.playing_from === "3UP" ? playOne : null, flip)));
+
+  const hand = el("div", { class: "cards", "aria-label": "Your hand" });
+  if (obs.phase === "choose") {
+    const picks = chosen.for(obs.hand.join());
+    const choices = ctx.legal.filter((item) => item.action.type === "choose");
+    obs.hand.forEach((code, i) => {
+      const face = cards.card(code, "large");
+      if (choices.length) {
+        pressable(face, () => { chosen.toggle(i, 3); redraw(); }, `${picks.includes(i) ? "unpick" : "pick"} ${cards.longName(code)}`);
+        if (picks.includes(i)) face.classList.add("picked");
+      }
+      hand.append(face);
+    });
+    const wanted = picks.map((i) => valueOf(obs.hand[i])).sort().join(" ");
+    const choice = picks.length === 3 && choices.find((item) => [...item.action.cards].sort().join(" ") === wanted);
+    box.append(el("div", { class: "actions-inline" }, choices.length
+      ? (choice ? actButton(ctx, choice, "Lay these three face up") : `Pick three cards to lay face up (${picks.length} of 3).`)
+      : "Waiting for the others to choose."));
+  } else {
+    for (const code of obs.hand) {
+      const face = cards.card(code, "large");
+      if (obs.playing_from === "hand") playOne(face, code);
+      hand.append(face);
+    }
+  }
+  box.append(el("div", { class: "score" }, `Your hand: ${plural(obs.hand.length, "card")}`), hand);
+  return box;
+}

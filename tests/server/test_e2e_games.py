@@ -1,0 +1,304 @@
+"""Each game's table page in a real browser: one person plays bots (or, for Memo Match, a
+friend) by clicking on the game's own drawing (web/games/<game>.js, not the generic
+fallback) until the game is over or for a good number of moves.  A spectator watches and is
+never sent a hidden card; Memo Match's page never shows a card that lies face down, however
+well the seat remembers it.  Screenshots go to test-artifacts/."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+from tests.server.helpers import live_server, open_table
+from tests.server.test_e2e import ARTIFACTS
+from tests.server.test_play import CARD, allowed_cards, cards_in, stored_record
+from tripletopper.games.memo_match.layout import MATCH, matching_variables
+
+pytestmark = pytest.mark.e2e
+
+DRAWING = "#game .clickable, #game button"
+
+
+class Seat:
+    """A page at the table, with every websocket message it received."""
+
+    def __init__(self, browser: Any, url: str, width: int = 1000) -> None:
+        self.context = browser.new_context(viewport={"width": width, "height": 900})
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.messages: list[dict[str, Any]] = []
+        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        self.page.on("websocket", lambda ws: ws.on("framereceived", self._received))
+        self.page.goto(url)
+        self.page.wait_for_selector("#conn:has-text('connected')")
+
+    def _received(self, payload: str | bytes) -> None:
+        self.messages.append(json.loads(payload if isinstance(payload, str) else payload.decode()))
+
+    def view(self) -> dict[str, Any]:
+        """The last state or update received."""
+        views = [m for m in self.messages if "observation" in m]
+        return views[-1] if views else {}
+
+    def observation(self) -> dict[str, Any]:
+        return dict(self.view().get("observation", {}))
+
+    def version(self) -> int:
+        return max((m["version"] for m in self.messages if "observation" in m), default=-1)
+
+    def finished(self) -> bool:
+        return self.page.is_visible("#results-panel")
+
+    def shot(self, name: str) -> None:
+        self.page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+
+
+@contextmanager
+def table(tmp_path: Any, game: str, players: int, **kwargs: Any) -> Iterator[Any]:
+    """A running table of ``game``: yields (base URL, table id, the seat tokens)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    with live_server(str(tmp_path), bot_delay=0.05) as base:
+        table_id, tokens = open_table(base, game=game, players=players, **kwargs)
+        yield base, table_id, tokens
+
+
+def click_drawing(seat: Seat, rng: random.Random, *, clicks: int, seconds: float = 40) -> int:
+    """Click random clickable things of the game's drawing (cards, cells, piles, its own
+    buttons) until ``clicks`` were made, the game is over or time is up; returns the clicks."""
+    made = 0
+    ends = time.monotonic() + seconds
+    while made < clicks and time.monotonic() < ends and not seat.finished():
+        targets = seat.page.locator(DRAWING)
+        count = targets.count()
+        if count:
+            try:
+                targets.nth(rng.randrange(count)).click(timeout=2000)
+                made += 1
+            except Exception:  # the page re-rendered under the click: look again
+                pass
+        time.sleep(0.05)
+    return made
+
+
+def assert_no_generic_drawing(seat: Seat) -> None:
+    assert seat.page.locator("#game > dl").count() == 0, "the generic renderer drew the game"
+
+
+def assert_spectator_saw_only_public_cards(spy: Seat, tmp_path: Any, table_id: str) -> None:
+    allowed = allowed_cards(stored_record(str(tmp_path), table_id), None)
+    assert spy.messages
+    for message in spy.messages:
+        version = message.get("version")
+        leaked = cards_in(message) - (allowed[version] if version is not None else set())
+        assert not leaked, f"the spectator saw {leaked} at version {version}"
+
+
+def test_toe_is_played_on_the_cube_by_clicking_cells(browser, tmp_path):
+    options = {"max_turns": 80}
+    with table(tmp_path, "toe", 2, humans=1, bots="heuristic", options=options) as opened:
+        base, table_id, tokens = opened
+        ann = Seat(browser, f"{base}/t/{table_id}#seat={tokens[0]}")
+        spy = Seat(browser, f"{base}/t/{table_id}", width=375)
+        ann.page.wait_for_selector("#game .toe-cell")
+        assert_no_generic_drawing(ann)
+        assert ann.page.locator("#game .toe-layer").count() == 4
+        assert ann.page.locator("#game .toe-cell").count() == 64
+        assert ann.page.locator("#game .toe-hand .card").count() in (3, 4)
+        assert ann.page.locator("#actions button[data-action*='play']").count() == 0
+
+        made = click_drawing(ann, random.Random(5), clicks=6)
+        ann.shot("e2e-toe-table.png")
+        made += click_drawing(ann, random.Random(6), clicks=400, seconds=45)
+        assert ann.finished(), "the game did not finish in time"
+        assert made >= 6
+        marks = ann.page.locator("#game .toe-cell:not([data-mark='.'])").count()
+        assert marks == sum(ann.observation()["marks"]) > 0
+        result = ann.observation()["result"]
+        if result["winners"]:  # four in a line, drawn in the line's colors
+            assert ann.page.locator("#game .toe-cell.win").count() == 4
+        ann.shot("e2e-toe-over.png")
+        spy.page.wait_for_selector("#results-panel:not([hidden])")
+        assert spy.page.locator("#game .toe-cell").count() == 64
+        assert spy.page.locator("#game .toe-hand").count() == 0  # a spectator has no hand
+        spy.shot("e2e-toe-phone-spectator.png")
+        assert not ann.errors + spy.errors
+    assert_spectator_saw_only_public_cards(spy, tmp_path, table_id)
+
+
+def test_the_quiz_show_is_answered_on_the_page(browser, tmp_path):
+    options = {"quiz": True, "buzz_seconds": 30, "max_turns": 6}
+    with table(tmp_path, "toe", 2, humans=1, bots="heuristic:buzz=4", options=options) as opened:
+        base, table_id, tokens = opened
+        ann = Seat(browser, f"{base}/t/{table_id}#seat={tokens[0]}", width=375)
+        ann.page.wait_for_selector("#game .quiz-question")
+        assert ann.page.locator("#game .quiz-choices li").count() >= 2
+        ann.page.click("#game button:has-text('Buzz in')")  # the bot waits 4 s or so
+        ann.page.wait_for_selector("#game .quiz-choices button")
+        ann.shot("e2e-toe-quiz.png")
+        ann.page.locator("#game .quiz-choices button").first.click()
+        ann.page.wait_for_selector("#game :text('Last question: You answered A')")
+        made = click_drawing(ann, random.Random(7), clicks=20, seconds=30)
+        assert made >= 5
+        assert "You buzz" in ann.page.inner_text("#log")
+        assert not ann.errors
+
+
+def memo_pair(seat: Seat) -> tuple[str, str]:
+    """Two face-up cards on the page that match (positions)."""
+    up = seat.page.eval_on_selector_all(
+        "#game .memo-grid .memo-up", "nodes => nodes.map(n => [n.dataset.pos, n.dataset.card])"
+    )
+    for i, (p, a) in enumerate(up):
+        for q, b in up[i + 1 :]:
+            if matching_variables(a, b) >= MATCH:
+                return p, q
+    raise AssertionError("no pair on the table")
+
+
+def assert_memo_shows_only_face_up_cards(seat: Seat) -> None:
+    """Nothing in the drawing names a card that lies face down, even one the seat has seen."""
+    obs = seat.observation()
+    hidden = set(obs["recall"].values())
+    drawn = set(CARD.findall(seat.page.inner_html("#game")))
+    assert not hidden & drawn, f"the page shows face-down cards {hidden & drawn}"
+    face_up = {code for code in obs["face_up"].values() if code}
+    assert face_up <= drawn
+
+
+def test_memo_match_flips_declares_and_spots_by_clicking(browser, tmp_path):
+    with table(tmp_path, "memo-match", 2, humans=2, options={"max_turns": 12}) as opened:
+        base, table_id, tokens = opened
+        seats = [Seat(browser, f"{base}/t/{table_id}#seat={token}") for token in tokens]
+        spy = Seat(browser, f"{base}/t/{table_id}", width=375)
+        everyone = [*seats, spy]
+        seats[0].page.wait_for_selector("#game .memo-grid")
+        assert_no_generic_drawing(seats[0])
+        assert seats[0].page.locator("#game .memo-down").count() == 125
+        assert seats[0].page.locator("#actions button[data-action*='flip']").count() == 0
+
+        def settle(after: int) -> None:
+            ends = time.monotonic() + 10
+            while any(s.version() <= after for s in everyone) and time.monotonic() < ends:
+                spy.page.wait_for_timeout(20)  # Playwright hands over websocket frames meanwhile
+            spy.page.wait_for_timeout(250)  # let the pages draw them
+            for s in everyone:
+                assert_memo_shows_only_face_up_cards(s)
+
+        rng = random.Random(8)
+        declared = saw_spotting = saw_miss = False
+        for _ in range(60):
+            obs = seats[0].observation()
+            if obs.get("result") or seats[0].finished():
+                break
+            actor = seats[obs["to_act"][0]] if obs["phase"] != "spot" else seats[0]
+            version = actor.version()
+            page = actor.page
+            if obs["phase"] == "spot":
+                p, q = memo_pair(actor)
+                page.click(f"#game [data-pos='{p}']")
+                page.wait_for_selector(f"#game [data-pos='{p}'].picked")
+                page.click(f"#game [data-pos='{q}']")
+            elif actor is seats[1] and obs["phase"] == "flip" and not declared and obs["turns"] > 2:
+                page.click("#actions button[data-action*='declare']")
+                declared = True
+            else:
+                downs = page.locator("#game .memo-down.clickable")
+                downs.nth(rng.randrange(downs.count())).click()
+            settle(version)
+            if any(e["type"] == "missed" for e in seats[0].view().get("events", [])):
+                assert seats[0].page.locator("#game .memo-down.missed").count() == 2
+                saw_miss = True
+            if not saw_spotting and seats[0].observation()["phase"] == "spot":
+                saw_spotting = True
+                seats[0].shot("e2e-memo-match-spotting.png")
+        assert declared and saw_spotting and saw_miss
+        seats[0].page.wait_for_selector("#results-panel:not([hidden])")  # the turn limit ends it
+        log = seats[0].page.inner_text("#log")
+        assert "no matches" in log and "spot" in log
+        seats[0].shot("e2e-memo-match-table.png")
+        spy.shot("e2e-memo-match-phone-spectator.png")
+        assert not [e for s in everyone for e in s.errors]
+    assert_spectator_saw_only_public_cards(spy, tmp_path, table_id)
+
+
+def test_three_up_three_down_from_the_choice_to_the_end(browser, tmp_path):
+    options = {"max_turns": 150}
+    with table(
+        tmp_path, "three-up-three-down", 3, humans=1, bots="heuristic", options=options
+    ) as opened:
+        base, table_id, tokens = opened
+        ann = Seat(browser, f"{base}/t/{table_id}#seat={tokens[0]}", width=375)
+        ann.page.wait_for_selector("#game .your-cards")
+        assert_no_generic_drawing(ann)
+        assert ann.page.locator("#actions button[data-action*='choose']").count() == 0
+        hand = ann.page.locator("#game [aria-label='Your hand'] .card.clickable")
+        assert hand.count() == 6
+        for i in (0, 2, 4):
+            hand.nth(i).click()
+        ann.page.click("#game button:has-text('Lay these three face up')")
+        ann.page.wait_for_function(
+            "() => !document.querySelector('#game').innerText.includes('choosing')"
+        )
+        ann.page.wait_for_selector("#game .fan")
+        ann.shot("e2e-three-up-three-down-phone.png")
+        made = click_drawing(ann, random.Random(9), clicks=1000, seconds=50)
+        assert ann.finished(), "the game did not finish in time"
+        assert made >= 10
+        ann.shot("e2e-three-up-three-down-over.png")
+        assert not ann.errors
+
+
+def test_thirty_one_with_organs_to_the_last_player_standing(browser, tmp_path):
+    with table(tmp_path, "thirty-one", 3, humans=1, bots="heuristic") as opened:
+        base, table_id, tokens = opened
+        ann = Seat(browser, f"{base}/t/{table_id}#seat={tokens[0]}")
+        ann.page.wait_for_selector("#game .organs")
+        assert_no_generic_drawing(ann)
+        assert ann.page.locator("#game .organ:not(.gone)").count() == 9  # 3 players, 3 organs
+        assert re.search(r"worth \d+", ann.page.inner_text("#hand-score"))
+        made = click_drawing(ann, random.Random(10), clicks=6)
+        ann.shot("e2e-thirty-one-table.png")
+        made += click_drawing(ann, random.Random(11), clicks=1000, seconds=50)
+        assert ann.finished(), "the game did not finish in time"
+        assert made >= 6
+        assert ann.page.locator("#game .player .organs").count() == 3
+        ann.shot("e2e-thirty-one-over.png")
+        assert not ann.errors
+
+
+def test_cards_are_drawn_from_every_decks_notation(browser, tmp_path):
+    """Wild Triple Topper values, 3UP 3DOWN values and Clears, standard cards: each drawn
+    with its notation in data-card and its long name as the label; anything else as text."""
+    with live_server(str(tmp_path)) as base:
+        page = browser.new_page()
+        page.goto(base + "/")
+        drawn = page.evaluate(
+            """async (codes) => {
+                const cards = await import("/static/cards.js");
+                return codes.map((code) => {
+                    const node = cards.card(code, "small");
+                    return [node.dataset.card || null, node.getAttribute("aria-label"),
+                            node.querySelectorAll("path, circle, rect").length];
+                });
+            }""",
+            ["KH?", "KB?", "RC1", "7R1", "10G2", "C+1R2", "C+2G1", "CB1", "10H", "QS", "XX"],
+        )
+        page.close()
+    labels = {label.split(": ")[0]: label for _code, label, _shapes in drawn}
+    assert labels["KH?"] == "KH?: black heart ?"
+    assert labels["KB?"] == "KB?: black blob ?"
+    assert labels["7R1"] == "7R1: red 7 (copy 1)"
+    assert labels["C+1R2"] == "C+1R2: red Clear+1 (copy 2)"
+    assert labels["CB1"] == "CB1: blue Clear (copy 1)"
+    assert labels["10H"] == "10H: 10 of hearts"
+    assert [code for code, _label, _shapes in drawn] == [
+        "KH?", "KB?", "RC1", "7R1", "10G2", "C+1R2", "C+2G1", "CB1", "10H", "QS", None,
+    ]  # fmt: skip
+    assert all(shapes >= 2 for _code, _label, shapes in drawn[:3])  # a frame and a shape
