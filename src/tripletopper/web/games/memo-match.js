@@ -2,8 +2,8 @@
 // with their names, and only the cards that are face up now; the players in turn order with
 // the cards they took; the "no matches" race and the playoff.  Click a face-down card to flip
 // it (or to take it as a triple's bonus); while spotting, click two cards to claim a pair.
-// The two cards of a miss are outlined for a moment as they are turned back (their faces
-// are in the narration, as they were on the table).
+// The two cards of a miss stay drawn face up, outlined, until the next update, as they lay
+// face up on a real table before being turned back.
 // The observation's `recall` (every card this seat has seen, kept for bots) is never read
 // here: remembering where the cards lie is the game.
 import { badge, legalBy, playerBox, plural, pressable } from "/static/games/parts.js";
@@ -13,6 +13,10 @@ const DRAWN = new Set(["flip", "take", "claim"]);
 
 // The first card of a claim being made.
 let claim = { key: null, first: null };
+// The cards face up at the previous update: a miss turns both cards back at once, so the
+// first one's face comes from here (the second's from the update's flip event).
+// (render may run several times for one update: keep the faces of the update before it.)
+let shown = { key: null, faceUp: {}, before: {} };
 
 // The page lists "no matches" and pass; flips, bonus takes and claims are the grid's cards.
 export function buttons(legal) {
@@ -91,7 +95,13 @@ export function render(root, obs, ctx) {
     claim.first = null;
     if (item) ctx.act(item.action); else redraw();
   };
-  const missed = new Set((ctx.events || []).filter((e) => e.type === "missed").flatMap((e) => e.positions));
+  // A missed pair stays drawn face up until the next update, as both cards lay face up
+  // on a real table before they were turned back.
+  const events = ctx.events || [];
+  const missed = new Set(events.filter((e) => e.type === "missed").flatMap((e) => e.positions));
+  if (shown.key !== key) shown = { key, faceUp: { ...obs.face_up }, before: shown.faceUp };
+  const faces = { ...shown.before };
+  for (const e of events) if (e.type === "flipped" && e.card) faces[e.pos] = e.card;
   const onTable = new Set(obs.table);
   const grid = el("div", { class: "memo-grid", "aria-label": "The cards on the table" });
   for (let p = 0; p < obs.size; p++) {
@@ -107,7 +117,13 @@ export function render(root, obs, ctx) {
       }
     } else if (onTable.has(name)) {
       const back = missed.has(name);
-      cell = el("div", { class: `memo-down${back ? " missed" : ""}`, title: `${name}: face down${back ? " (just turned back)" : ""}` }, name);
+      if (back && faces[name]) {
+        cell = cards.card(faces[name]);
+        cell.classList.add("missed");
+        cell.setAttribute("title", `${name}: ${cards.longName(faces[name])}, no match: turned back`);
+      } else {
+        cell = el("div", { class: `memo-down${back ? " missed" : ""}`, title: `${name}: face down${back ? " (just turned back)" : ""}` }, name);
+      }
       const item = flips.get(name);
       if (item) pressable(cell, () => ctx.act(item.action), item.label);
     } else {
