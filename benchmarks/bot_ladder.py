@@ -41,7 +41,6 @@ RUNS = [
     Run("three-up-three-down", 4, tuple(LADDER), 300),
     Run("memo-match", 4, tuple(LADDER), 1000),
     Run("toe", 2, tuple(LADDER), 400),
-    Run("toe", 2, ("hard", "medium"), 200),
     Run("thirty-one", 2, ("hard", "medium"), 200),
     Run("three-up-three-down", 2, ("hard", "medium"), 100),
 ]

@@ -315,9 +315,11 @@ SEARCH = SearchSpec(
 LEVELS: dict[str, type[Bot]] = {
     "easy": sloppy(ToeHeuristic, 0.25, "the heuristic, with a wrong move one time in four"),
     "medium": ToeHeuristic,
-    "hard": searching(SEARCH, ToeHeuristic, 400, 0.0, "ISMCTS, 400 determinizations per decision"),
+    "hard": searching(
+        SEARCH, ToeHeuristic, 1000, 0.0, "ISMCTS, 1000 determinizations per decision"
+    ),
     "expert": searching(
-        SEARCH, ToeHeuristic, 1500, 0.0, "ISMCTS, 1500 determinizations per decision"
+        SEARCH, ToeHeuristic, 3000, 0.0, "ISMCTS, 3000 determinizations per decision"
     ),
 }
 """The difficulty levels of Toe (see ``docs/bots.md`` for how they compare)."""
