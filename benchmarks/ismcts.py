@@ -2,10 +2,11 @@
 
 For each game, plays random positions from seeded games and times the ``ismcts``
 bot (the game's search) deciding there with a fixed number of iterations; prints the
-median and best iterations/s and the median seconds per decision.  Measures
+median and best iterations/s and the median and p95 seconds per decision.  With
+``--bot hard`` it times a difficulty level (its own budget and fallback) instead.  Measures
 only; asserts nothing.
 
-    python benchmarks/ismcts.py [--decisions 20] [--iterations 300] [--game NAME]
+    python benchmarks/ismcts.py [--decisions 20] [--iterations 300] [--game NAME] [--bot hard]
 """
 
 from __future__ import annotations
@@ -22,12 +23,12 @@ from tripletopper.games import GAMES
 PLAYERS = {"thirty-two": 4, "thirty-one": 4, "three-up-three-down": 4, "memo-match": 3}
 
 
-def measure(name: str, decisions: int, iterations: int) -> tuple[float, float, float]:
+def measure(name: str, decisions: int, spec: str) -> tuple[float, float, float, float]:
     game = GAMES[name](PLAYERS.get(name, GAMES[name].min_players))
     rng = Rng(1)
     rates, seconds = [], []
     index = 0
-    while len(rates) < decisions:
+    while len(seconds) < decisions:
         state = game.new_state(seed=index)
         index += 1
         for _ in range(rng.below(30)):
@@ -40,13 +41,19 @@ def measure(name: str, decisions: int, iterations: int) -> tuple[float, float, f
         seat = state.current_seat()
         if len(state.legal_actions(seat)) < 2:
             continue
-        bot = make_bot(f"ismcts:iterations={iterations}:confidence=0", game, seat, index)
+        bot = make_bot(spec, game, seat, index)
         started = time.perf_counter()
         bot.choose(SeatView(state, seat))
         elapsed = time.perf_counter() - started
-        rates.append(bot.last.iterations / elapsed)  # type: ignore[attr-defined]
+        searched = getattr(bot, "last", None)
+        if searched is not None and searched.iterations:
+            rates.append(searched.iterations / elapsed)
         seconds.append(elapsed)
-    return statistics.median(rates), max(rates), statistics.median(seconds)
+    seconds.sort()
+    p95 = seconds[min(len(seconds) - 1, int(len(seconds) * 0.95))]
+    if not rates:
+        rates = [0.0]
+    return statistics.median(rates), max(rates), statistics.median(seconds), p95
 
 
 def main() -> None:
@@ -54,12 +61,21 @@ def main() -> None:
     parser.add_argument("--decisions", type=int, default=20)
     parser.add_argument("--iterations", type=int, default=300)
     parser.add_argument("--game", action="append", choices=sorted(SEARCH_BY_GAME))
+    parser.add_argument(
+        "--bot", help="time this bot (e.g. hard) instead of the plain search; "
+        "its own budget applies, --iterations is ignored",
+    )  # fmt: skip
     args = parser.parse_args()
-    print(f"Python {platform.python_version()}, one process, {args.iterations} iterations")
-    print("{:22} {:>14} {:>10} {:>14}".format("game", "iterations/s", "best", "s/decision"))
+    spec = args.bot or f"ismcts:iterations={args.iterations}:confidence=0"
+    print(f"Python {platform.python_version()}, one process, bot {spec}")
+    print(
+        "{:22} {:>14} {:>10} {:>12} {:>12}".format(
+            "game", "iterations/s", "best", "median s", "p95 s"
+        )
+    )
     for name in args.game or sorted(SEARCH_BY_GAME):
-        median, best, per = measure(name, args.decisions, args.iterations)
-        print(f"{name:22} {median:>14,.0f} {best:>10,.0f} {per:>14.3f}")
+        median, best, per, p95 = measure(name, args.decisions, spec)
+        print(f"{name:22} {median:>14,.0f} {best:>10,.0f} {per:>12.3f} {p95:>12.3f}")
 
 
 if __name__ == "__main__":
