@@ -70,7 +70,10 @@ def print_tournament(report: Tournament, console: Console) -> None:
     )
     table = Table()
     for column in ("bot", "wins", "(95%)", "mean place", "(95%)", "rating", "p95 time"):
-        table.add_column(column, justify="left" if column == "bot" else "right")
+        if column == "bot":
+            table.add_column(column, overflow="fold")
+        else:
+            table.add_column(column, justify="right", no_wrap=True)
     for row in data["standings"]:
         low, high = row["win_rate_95"]
         place_low, place_high = row["mean_place_95"]
