@@ -41,8 +41,8 @@ RUNS = [
     Run("three-up-three-down", 4, tuple(LADDER), 300),
     Run("memo-match", 4, tuple(LADDER), 1000),
     Run("toe", 2, tuple(LADDER), 400),
-    Run("thirty-one", 2, ("hard", "medium"), 200),
-    Run("three-up-three-down", 2, ("hard", "medium"), 100),
+    Run("thirty-one", 2, ("medium", "hard"), 200),
+    Run("three-up-three-down", 2, ("medium", "hard"), 100),
 ]
 
 
