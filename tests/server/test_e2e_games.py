@@ -71,7 +71,8 @@ def table(tmp_path: Any, game: str, players: int, **kwargs: Any) -> Iterator[Any
 
 def click_drawing(seat: Seat, rng: random.Random, *, clicks: int, seconds: float = 40) -> int:
     """Click random clickable things of the game's drawing (cards, cells, piles, its own
-    buttons) until ``clicks`` were made, the game is over or time is up; returns the clicks."""
+    buttons) until ``clicks`` were made, the game is over or time is up; returns the clicks.
+    Time limits are generous: CI machines may be busy, and a finished game ends the loop."""
     made = 0
     ends = time.monotonic() + seconds
     while made < clicks and time.monotonic() < ends and not seat.finished():
@@ -115,7 +116,7 @@ def test_toe_is_played_on_the_cube_by_clicking_cells(browser, tmp_path):
 
         made = click_drawing(ann, random.Random(5), clicks=6)
         ann.shot("e2e-toe-table.png")
-        made += click_drawing(ann, random.Random(6), clicks=400, seconds=45)
+        made += click_drawing(ann, random.Random(6), clicks=400, seconds=150)
         assert ann.finished(), "the game did not finish in time"
         assert made >= 6
         marks = ann.page.locator("#game .toe-cell:not([data-mark='.'])").count()
@@ -144,7 +145,7 @@ def test_the_quiz_show_is_answered_on_the_page(browser, tmp_path):
         ann.shot("e2e-toe-quiz.png")
         ann.page.locator("#game .quiz-choices button").first.click()
         ann.page.wait_for_selector("#game :text('Last question: You answered A')")
-        made = click_drawing(ann, random.Random(7), clicks=20, seconds=30)
+        made = click_drawing(ann, random.Random(7), clicks=20, seconds=90)
         assert made >= 5
         assert "You buzz" in ann.page.inner_text("#log")
         assert not ann.errors
@@ -241,7 +242,7 @@ def test_memo_match_flips_declares_and_spots_by_clicking(browser, tmp_path):
 
 
 def test_three_up_three_down_from_the_choice_to_the_end(browser, tmp_path):
-    options = {"max_turns": 150}
+    options = {"max_turns": 90}
     with table(
         tmp_path, "three-up-three-down", 3, humans=1, bots="heuristic", options=options
     ) as opened:
@@ -260,7 +261,7 @@ def test_three_up_three_down_from_the_choice_to_the_end(browser, tmp_path):
         )
         ann.page.wait_for_selector("#game .fan")
         ann.shot("e2e-three-up-three-down-phone.png")
-        made = click_drawing(ann, random.Random(9), clicks=1000, seconds=50)
+        made = click_drawing(ann, random.Random(9), clicks=1000, seconds=150)
         assert ann.finished(), "the game did not finish in time"
         assert made >= 10
         ann.shot("e2e-three-up-three-down-over.png")
@@ -277,7 +278,7 @@ def test_thirty_one_with_organs_to_the_last_player_standing(browser, tmp_path):
         assert re.search(r"worth \d+", ann.page.inner_text("#hand-score"))
         made = click_drawing(ann, random.Random(10), clicks=6)
         ann.shot("e2e-thirty-one-table.png")
-        made += click_drawing(ann, random.Random(11), clicks=1000, seconds=50)
+        made += click_drawing(ann, random.Random(11), clicks=1000, seconds=150)
         assert ann.finished(), "the game did not finish in time"
         assert made >= 6
         assert ann.page.locator("#game .player .organs").count() == 3
