@@ -31,12 +31,13 @@ def measure(name: str, decisions: int, spec: str) -> tuple[float, float, float, 
     while len(seconds) < decisions:
         state = game.new_state(seed=index)
         index += 1
-        for _ in range(rng.below(30)):
-            if state.is_terminal() or len(state.to_act()) != 1:
-                break
-            legal = state.legal_actions()
-            state.apply(legal[rng.below(len(legal))], events=False)
-        if state.is_terminal() or len(state.to_act()) != 1:
+        steps = rng.below(30)
+        while not state.is_terminal() and (steps > 0 or len(state.to_act()) != 1):
+            steps -= 1  # random moves; where several seats may act, the first one acts
+            seat = state.to_act()[0]
+            legal = state.legal_actions(seat)
+            state.apply(legal[rng.below(len(legal))], seat, events=False)
+        if state.is_terminal():
             continue
         seat = state.current_seat()
         if len(state.legal_actions(seat)) < 2:
