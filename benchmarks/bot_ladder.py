@@ -7,7 +7,7 @@ finishing place with 95% intervals, the OpenSkill ordinal and the p95 decision
 time, and says whether each rung of the ladder is separated from the next
 (non-overlapping intervals of the mean place).
 
-    python benchmarks/bot_ladder.py                    # every game (about an hour on 2 cores)
+    python benchmarks/bot_ladder.py                    # every game: about 2 hours of CPU
     python benchmarks/bot_ladder.py --only toe --games 200 --workers 2
 
 The same numbers come from ``tripletopper tournament`` with the arguments printed
@@ -41,8 +41,8 @@ RUNS = [
     Run("three-up-three-down", 4, tuple(LADDER), 300),
     Run("memo-match", 4, tuple(LADDER), 1000),
     Run("toe", 2, tuple(LADDER), 400),
-    Run("thirty-one", 2, ("medium", "hard"), 200),
-    Run("three-up-three-down", 2, ("medium", "hard"), 100),
+    Run("thirty-one", 2, ("hard", "medium"), 200),
+    Run("three-up-three-down", 2, ("hard", "medium"), 100),
 ]
 
 
@@ -72,7 +72,8 @@ def report(run: Run, result: Tournament, games: int, seed: int) -> None:
             print(f"- {weaker} < {stronger}: {'separated' if separated else 'OVERLAPPING'}")
     if run.players == 2:
         print()
-        for a, b in pairwise(run.bots):
+        for pair in pairwise(run.bots):
+            a, b = sorted(pair, key=LADDER.index)  # b: the stronger one on the ladder
             scores = [
                 o.returns[o.seats.index(b)] for o in result.outcomes if set(o.seats) == {a, b}
             ]
