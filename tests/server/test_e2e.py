@@ -76,6 +76,9 @@ def test_two_friends_and_a_bot_play_thirty_two_in_browsers(browser, tmp_path):
         ann.fill("input[data-option=counters]", "3")
         ann.click("#open-table")
         ann.wait_for_url("**/t/*")
+        ann.wait_for_function(  # the page fills the link in once it has loaded the table
+            "() => (document.querySelector('#invite') || {}).value?.includes('/t/')"
+        )
         invite = ann.input_value("#invite")
         table_id = invite.rsplit("/", 1)[1]
 

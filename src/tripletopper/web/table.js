@@ -150,7 +150,8 @@ function renderSeats(table) {
     const who = info.name ? `${info.name}${mine ? " - you" : ""}` : "empty";
     card.append(el("div", {}, el("strong", {}, `Seat ${info.seat + 1}: `), who));
     if (open && !info.name && !seated) {
-      const input = el("input", { placeholder: "your name", maxlength: 32, value: getName(), "aria-label": `Name for seat ${info.seat + 1}` });
+      // what is typed is kept at once: any update redraws the seats, and the name must survive
+      const input = el("input", { placeholder: "your name", maxlength: 32, value: getName(), "aria-label": `Name for seat ${info.seat + 1}`, oninput: (e) => setName(e.target.value) });
       card.append(el("div", { class: "row" }, input, el("button", {
         type: "button", onclick: () => takeSeat(info.seat, input.value),
       }, "Sit here")));
