@@ -156,6 +156,15 @@ class Game(ABC):
                 f"{self.name} has no setup value {unknown[0]!r} (it takes: {allowed})"
             )
 
+    def setup_seat(self, setup: Mapping[str, object], key: str) -> int | None:
+        """A seat named by a setup value (``dealer=2``), checked; None when not given."""
+        seat = setup.get(key)
+        if seat is not None and (
+            not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players
+        ):
+            raise InvalidOptionError(f"{key} must be a seat from 0 to {self.players - 1}")
+        return seat
+
     # --- actions in their three forms -----------------------------------------
     def parse_action(self, text: str) -> Action:
         """The action written as text (``"discard GS1"``)."""

@@ -35,7 +35,6 @@ from tripletopper.engine import (
     Stock,
     phrase,
 )
-from tripletopper.errors import InvalidOptionError
 from tripletopper.games.thirty_two.scoring import NVALUE, THIRTY_TWO, raw_plain, raw_wild
 
 TAKE: Action = ("take",)
@@ -132,12 +131,7 @@ class ThirtyTwo(Game):
         **setup: Any,
     ) -> ThirtyTwoState:  # fmt: skip
         self.check_setup(setup)
-        dealer = setup.get("dealer")
-        if dealer is not None and (
-            not isinstance(dealer, int) or isinstance(dealer, bool)
-            or not 0 <= dealer < self.players
-        ):  # fmt: skip
-            raise InvalidOptionError(f"dealer must be a seat from 0 to {self.players - 1}")
+        dealer = self.setup_seat(setup, "dealer")
         stacks = self.parse_decks(decks)
         origin = {"seed": seed, "decks": [_cards(d) for d in stacks] or None, "setup": setup}
         return ThirtyTwoState(self, seed, stacks, dealer, origin)

@@ -143,12 +143,7 @@ class ThreeUpThreeDown(Game):
         **setup: Any,
     ) -> ThreeUpState:  # fmt: skip
         self.check_setup(setup)
-        dealer = setup.get("dealer")
-        if dealer is not None and (
-            not isinstance(dealer, int) or isinstance(dealer, bool)
-            or not 0 <= dealer < self.players
-        ):  # fmt: skip
-            raise InvalidOptionError(f"dealer must be a seat from 0 to {self.players - 1}")
+        dealer = self.setup_seat(setup, "dealer")
         stacks = self.parse_decks(decks)
         origin = {"seed": seed, "decks": [_cards(d) for d in stacks] or None, "setup": setup}
         return ThreeUpState(self, seed, stacks, dealer, origin)
