@@ -69,7 +69,7 @@ def play_game(
         if not seats:
             break
         seat = seats[0]
-        started = time.perf_counter()
+        started = time.perf_counter() if timings is not None else 0.0
         action = bots[seat].choose(views[seat]) if len(seats) == 1 else None
         if action is None:  # several may act, or the one to act waits: see who goes first
             seat, action = choose_next(state, bots, views)
