@@ -42,18 +42,27 @@ from tripletopper.server.tables import Settings
     help="Seconds a bot waits before its move, so people can follow.",
 )
 @click.option(
+    "--rate-limits/--no-rate-limits",
+    default=True,
+    show_default=True,
+    help="Per-address limits on making tables and taking seats (off only for load tests "
+    "on a trusted network).",
+)
+@click.option(
     "--log-level",
     default="info",
     show_default=True,
     type=click.Choice(["debug", "info", "warning", "error"]),
 )
 def serve_command(
-    host: str, port: int, db_url: str | None, data_dir: str, bot_delay: float, log_level: str
+    host: str, port: int, db_url: str | None, data_dir: str, bot_delay: float,
+    rate_limits: bool, log_level: str,
 ) -> None:  # fmt: skip
     """Run the online card room: open the printed URL in a browser."""
     import uvicorn
 
     from tripletopper.server.app import ServerConfig, create_app
+    from tripletopper.server.storage import StorageError, open_database
 
     # Bot and database threads hand the GIL back to the event loop sooner (default 5 ms).
     sys.setswitchinterval(0.001)
@@ -61,9 +70,16 @@ def serve_command(
     # with a thousand connections); start-up objects are frozen out of sight (freeze_gc).
     gc.set_threshold(10_000, 20, 20)
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(message)s")
-    config = ServerConfig(
-        data_dir=data_dir, db_url=db_url, settings=Settings(bot_delay=bot_delay), freeze_gc=True
-    )
+    settings = Settings(bot_delay=bot_delay)
+    if not rate_limits:
+        settings.rates = {}
+        settings.open_per_address = 1_000_000
+    config = ServerConfig(data_dir=data_dir, db_url=db_url, settings=settings, freeze_gc=True)
+    try:  # a database that cannot be opened or migrated: one line, not a traceback
+        open_database(config.url()).stop()
+    except StorageError as exc:
+        click.echo(f"tripletopper serve: {exc}", err=True)
+        sys.exit(1)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     where = config.url() if db_url is None else "the database at --db"
     click.echo(f"Triple Topper card room: open http://{shown}:{port}/ in your browser")

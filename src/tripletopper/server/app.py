@@ -23,18 +23,26 @@ from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import FileResponse, Response
+from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException
 
 from tripletopper import __version__
 from tripletopper.bots import bot_class, bot_names
 from tripletopper.engine import YOU, State
 from tripletopper.games import GAMES
 from tripletopper.record import Record
+from tripletopper.server.guards import (
+    AddressLimits,
+    BodyLimit,
+    WebAssets,
+    client_address,
+    error_response,
+)
 from tripletopper.server.protocol import Connection
-from tripletopper.server.storage import Database, sqlite_url
-from tripletopper.server.tables import FINISHED, ClientError, Room, Settings, Table
+from tripletopper.server.storage import open_database, sqlite_url
+from tripletopper.server.tables import OVER, ClientError, Room, Settings, Table, encode
 from tripletopper.server.workers import Lanes
 
 log = logging.getLogger("tripletopper.server")
@@ -76,6 +84,12 @@ class AddBot(BaseModel):
     bot: str = Field(description="a bot spec, e.g. medium or hard (GET /api/games lists them)")
 
 
+STATUS = {
+    "no_table": 404, "not_seated": 403, "not_your_seat": 403, "rate_limited": 429,
+    "too_many_tables": 429, "too_large": 413, "broken": 409, "expired": 410,
+}  # fmt: skip
+"""HTTP status of each refusal code (others are 400)."""
+
 Token = Annotated[str | None, Header(alias="X-Seat-Token", description="your seat token")]
 
 
@@ -85,15 +99,15 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        db = Database(config.url())
-        db.migrate()
+        db = open_database(config.url())
         db.start()
         lanes = Lanes(config.bot_threads)
         room = Room(db, lanes, config.settings)
-        state["room"] = room
+        state["room"] = app.state.room = room
         restored = await room.restore()
         if restored:
             log.info("restored %d unfinished game(s)", restored)
+        room.spawn(room.sweep())
         if config.freeze_gc:
             gc.collect()
             gc.freeze()
@@ -104,29 +118,46 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             lanes.shutdown()
             db.stop()
 
-    app = FastAPI(
+    app = FastAPIOffline(  # /docs with Swagger UI served from the package, not a CDN
         title="Triple Topper card room",
         version=__version__,
         description="Tables for the Triple Topper games: open one, invite friends, add bots, "
         "play. Play itself goes through the websocket at `/ws/tables/{id}` (docs/protocol.md).",
         lifespan=lifespan,
+        static_url="/docs-assets",
+        favicon_url="/favicon.ico",
     )
     app.state.config = config
+    app.add_middleware(BodyLimit)
+    address_limits = AddressLimits(config.settings.rates)
 
     def room() -> Room:
         return state["room"]  # type: ignore[no-any-return]
 
     @app.exception_handler(ClientError)
-    async def client_error(request: Request, exc: ClientError) -> JSONResponse:
-        status = {"no_table": 404, "not_seated": 403, "not_your_seat": 403}.get(exc.code, 400)
-        return JSONResponse(exc.to_json(), status_code=status)
+    async def client_error(request: Request, exc: ClientError) -> Response:
+        status = STATUS.get(exc.code, 400)
+        headers = {}
+        if "retry_after" in exc.extra:
+            headers["Retry-After"] = str(exc.extra["retry_after"])
+        return Response(encode(exc.to_json()), status, headers, "application/json")
 
     @app.exception_handler(RequestValidationError)
-    async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def bad_request(request: Request, exc: RequestValidationError) -> Response:
         first = exc.errors()[0] if exc.errors() else {}
         where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
         text = f"{where}: {first.get('msg', 'invalid')}" if where else "invalid request"
-        return JSONResponse({"type": "error", "code": "malformed", "message": text}, 422)
+        return error_response(422, "malformed", text)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> Response:
+        code = {404: "not_found", 405: "bad_method", 413: "too_large"}.get(exc.status_code, "bad")
+        return error_response(exc.status_code, code, str(exc.detail), **(exc.headers or {}))
+
+    @app.exception_handler(Exception)
+    async def server_error(request: Request, exc: Exception) -> Response:
+        log.exception("%s %s: unexpected error", request.method, request.url.path)
+        return error_response(500, "internal", "the server could not handle that request")
 
     # --- pages -----------------------------------------------------------------------
     def page(name: str) -> FileResponse:
@@ -144,7 +175,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def replay_page(table_id: str) -> FileResponse:
         return page("replay.html")
 
-    app.mount("/static", StaticFiles(directory=str(WEB)), name="static")
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        return FileResponse(str(WEB / "favicon.svg"), media_type="image/svg+xml")
+
+    app.mount("/static", WebAssets(directory=str(WEB)), name="static")
 
     # --- API ---------------------------------------------------------------------------
     @app.get("/api/games", tags=["lobby"])
@@ -174,17 +209,22 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return await room().lobby()
 
     @app.post("/api/tables", tags=["lobby"], status_code=201)
-    async def create_table(body: NewTable) -> dict[str, Any]:
-        """Open a table; with `name`, also take `seat` (the answer holds its token)."""
-        table = await room().create(
+    async def create_table(body: NewTable, request: Request) -> dict[str, Any]:
+        """Open a table; with `name`, also take `seat` (the answer holds its token).
+
+        Nothing is stored unless everything is valid; creations are rate-limited and
+        open tables capped per client address."""
+        address = client_address(request)
+        address_limits.hit("create", address)
+        table, token = await room().create(
             body.game, body.players, body.options, turn_clock=body.turn_clock,
-            on_timeout=body.on_timeout,
+            on_timeout=body.on_timeout, address=address,
+            sit=None if body.name is None else (body.seat, body.name),
         )  # fmt: skip
         out: dict[str, Any] = {"table": table.summary()}
-        if body.name is not None:
-            out["token"] = await table.take_seat(body.seat, body.name)
+        if token is not None:
+            out["token"] = token
             out["seat"] = body.seat
-            out["table"] = table.summary()
         return out
 
     @app.get("/api/tables/{table_id}", tags=["table"])
@@ -194,16 +234,22 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return {"table": table.summary(), "seat": table.seat_of(token)}
 
     @app.post("/api/tables/{table_id}/seats/{seat}", tags=["table"])
-    async def take_seat(table_id: str, seat: int, body: TakeSeat) -> dict[str, Any]:
+    async def take_seat(
+        table_id: str, seat: int, body: TakeSeat, request: Request
+    ) -> dict[str, Any]:
         """Sit down; the answer's `token` is the seat's secret (keep it)."""
         table = await room().get(table_id)
+        address_limits.hit("seat", client_address(request))
         token = await table.take_seat(seat, body.name)
         return {"token": token, "seat": seat, "table": table.summary()}
 
     @app.post("/api/tables/{table_id}/seats/{seat}/bot", tags=["table"])
-    async def add_bot(table_id: str, seat: int, body: AddBot, token: Token = None) -> Any:
+    async def add_bot(
+        table_id: str, seat: int, body: AddBot, request: Request, token: Token = None
+    ) -> Any:
         """Put a bot in an empty seat (you must hold a seat at the table)."""
         table = await room().get(table_id)
+        address_limits.hit("seat", client_address(request))
         await table.add_bot(seat, body.bot, token)
         return {"table": table.summary()}
 
@@ -232,7 +278,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def replay(table_id: str, seat: int | None = None, token: Token = None) -> Any:
         """A finished game step by step: the public view, or your own seat's view."""
         table = await room().get(table_id)
-        if table.row.status != FINISHED:
+        if table.row.status not in OVER:
             raise ClientError("not_finished", "replays open once the game is over")
         if seat is not None and table.seat_of(token) != seat:
             raise ClientError("not_your_seat", "a seat's view is for that seat's player only")

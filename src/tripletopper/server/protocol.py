@@ -32,7 +32,14 @@ BURST = 100.0
 MAX_REFUSED = 200
 """Refused (rate-limited) messages after which the connection is closed."""
 MAX_QUEUE = 1000
-"""Messages queued for a client that does not read; beyond it the client is dropped."""
+"""Messages queued for a client that does not read; beyond it the client is dropped..."""
+MAX_QUEUE_BYTES = 2 * 1024 * 1024
+"""...and bytes: a reader that falls this far behind is dropped (it reconnects and resyncs)."""
+SYNC_INTERVAL = 0.5
+"""Seconds between two ``state`` answers to one connection's ``sync``: more syncs in the
+meantime are coalesced into one answer at the end of the interval."""
+MAX_CONNECTIONS = 32
+"""Websocket connections one client address may hold open at once."""
 
 
 class Connection:
@@ -49,14 +56,20 @@ class Connection:
         self.checked = time.monotonic()
         self.refused = 0
         self.dropped = False
+        self.queued_bytes = 0
+        self.synced_at = -SYNC_INTERVAL
+        self.sync_due: asyncio.TimerHandle | None = None
+        self.sync_version: object = None
 
     def push(self, text: str) -> None:
         if self.dropped:
             return
-        if self.queue.qsize() >= MAX_QUEUE:
+        size = len(text)
+        if self.queue.qsize() >= MAX_QUEUE or self.queued_bytes + size > MAX_QUEUE_BYTES:
             self.dropped = True
             self.queue.put_nowait(None)
             return
+        self.queued_bytes += size
         self.queue.put_nowait(text)
 
     def send(self, message: dict[str, Any]) -> None:
@@ -70,6 +83,7 @@ class Connection:
             text = await self.queue.get()
             if text is None:
                 break
+            self.queued_bytes -= len(text)
             await self.ws.send_text(text)
         with contextlib.suppress(Exception):
             await self.ws.close(code=1008 if self.dropped else 1000)
@@ -84,7 +98,13 @@ class Connection:
         return True
 
     async def serve(self) -> None:
+        address = self.ws.client.host if self.ws.client else "unknown"
         await self.ws.accept()
+        if not self.room.connect(address, MAX_CONNECTIONS):
+            refusal = ClientError("too_many_connections", f"at most {MAX_CONNECTIONS} at once")
+            await self.ws.send_text(encode(refusal.to_json()))
+            await self.ws.close(code=1008)
+            return
         writer = asyncio.get_running_loop().create_task(self.writer())
         try:
             while not self.dropped:
@@ -116,6 +136,9 @@ class Connection:
         except WebSocketDisconnect:
             pass
         finally:
+            self.room.disconnect(address)
+            if self.sync_due is not None:
+                self.sync_due.cancel()
             if self.table is not None:
                 self.table.part(self)
             self.dropped = True
@@ -174,9 +197,30 @@ class Connection:
         self.sync(message.get("version"))
 
     def sync(self, version: object) -> None:
-        table = self._table()
+        """A ``state`` message now, or once the connection's sync interval has passed.
+
+        Syncs that arrive within the interval are coalesced: one answer, for the
+        version the latest of them named.  Every connection at a version shares
+        one serialized snapshot (``Table.snapshot_text``).
+        """
+        self._table()
+        self.sync_version = version
+        if self.sync_due is not None:
+            return
+        wait = self.synced_at + SYNC_INTERVAL - time.monotonic()
+        if wait <= 0:
+            self._send_sync()
+        else:
+            self.sync_due = asyncio.get_running_loop().call_later(wait, self._send_sync)
+
+    def _send_sync(self) -> None:
+        self.sync_due = None
+        self.synced_at = time.monotonic()
+        if self.table is None or self.dropped:
+            return
+        version = self.sync_version
         since = version if isinstance(version, int) and not isinstance(version, bool) else None
-        self.send(table.snapshot(self.seat, since))
+        self.push(self.table.snapshot_text(self.seat, since))
 
     async def action(self, message: dict[str, Any]) -> None:
         table = self._table()

@@ -233,6 +233,8 @@ def load_table(conn: Connection, table_id: str) -> TableRow | None:
     if r is None:
         return None
     row = _table_from(r)
+    if row.status == "broken":  # its rows do not replay: leave them unread
+        return row
     row.seats = _seats_of(conn, [table_id]).get(table_id, {})
     row.actions = [
         ActionRow(x.n, x.seat, json.loads(x.action), x.at)
@@ -242,19 +244,46 @@ def load_table(conn: Connection, table_id: str) -> TableRow | None:
 
 
 def list_tables(conn: Connection, statuses: Iterable[str], limit: int = 200) -> list[TableRow]:
-    """Tables in these statuses, newest first, with seats (no actions)."""
+    """Tables in these statuses, newest first, with seats (no actions); rows that do not
+    decode (a damaged database) are left out."""
     t = schema.tables
-    rows = [
-        _table_from(r)
-        for r in conn.execute(
-            select(t).where(t.c.status.in_(list(statuses))).order_by(t.c.created_at.desc())
-            .limit(limit)
-        )
-    ]  # fmt: skip
+    rows = []
+    query = select(t).where(t.c.status.in_(list(statuses))).order_by(t.c.created_at.desc())
+    for r in conn.execute(query.limit(limit)):
+        try:
+            rows.append(_table_from(r))
+        except ValueError:  # JSON that does not decode
+            continue
     seats = _seats_of(conn, [row.id for row in rows])
     for row in rows:
         row.seats = seats.get(row.id, {})
     return rows
+
+
+def stale_open_tables(conn: Connection, before: float, limit: int = 200) -> list[str]:
+    """Open tables made before ``before`` where no person sits."""
+    t, s = schema.tables, schema.seats
+    people = select(s.c.table_id).where(s.c.table_id == t.c.id, s.c.kind == "human").exists()
+    query = select(t.c.id).where(t.c.status == "open", t.c.created_at < before, ~people)
+    return [r.id for r in conn.execute(query.limit(limit))]
+
+
+class StorageError(Exception):
+    """The database cannot be opened or migrated (a one-line reason for people)."""
+
+
+def open_database(url: str) -> Database:
+    """A migrated :class:`Database` at ``url``, or :class:`StorageError` saying why not."""
+    try:
+        db = Database(url)
+        db.migrate()
+    except Exception as exc:
+        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+        where = make_url(url).render_as_string(hide_password=True)
+        raise StorageError(
+            f"cannot open the database {where}: {reason[0] if reason else type(exc).__name__}"
+        ) from exc
+    return db
 
 
 def table_ids(conn: Connection, status: str) -> list[str]:

@@ -24,14 +24,16 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import re
 import secrets
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Protocol, TypeVar
 
 import orjson
+from sqlalchemy.exc import DBAPIError
 
 from tripletopper.bots import Bot, SeatView, bot_factory, bot_names, default_bot
 from tripletopper.engine import TABLE, YOU, Action, Event, Game, State, derive_seed
@@ -41,8 +43,9 @@ from tripletopper.errors import (
     MalformedActionError,
     TripleTopperError,
 )
+from tripletopper.games import game_class
 from tripletopper.question_banks import make_game
-from tripletopper.server import storage
+from tripletopper.server import names, storage
 from tripletopper.server.storage import ActionRow, Database, SeatRow, TableRow
 from tripletopper.server.workers import Lanes
 
@@ -50,12 +53,16 @@ log = logging.getLogger("tripletopper.server")
 T = TypeVar("T")
 
 OPEN, PLAYING, FINISHED = "open", "playing", "finished"
+ABANDONED, EXPIRED, BROKEN = "abandoned", "expired", "broken"
+"""Ends other than a finish: the people all left a running game; an open table nobody sat
+at for ``Settings.open_ttl``; stored rows that no longer replay."""
+OVER = (FINISHED, ABANDONED)
+"""Games that are over and can be replayed."""
 LOG_KEEP = 40
 """Narrated lines a full resync sends (a catch-up sends every missed line)."""
 MAX_CATCH_UP = 50
 """Actions kept in memory to narrate to a client catching up; further behind, it gets
 a resync.  (Fewer long-lived objects keep Python's garbage collector pauses short.)"""
-MAX_NAME = 32
 
 
 class ClientError(Exception):
@@ -85,6 +92,16 @@ def encode(message: dict[str, Any]) -> str:
     return orjson.dumps(message).decode()
 
 
+def join_json(*objects: str) -> str:
+    """Serialized JSON objects merged into one (their keys must differ).
+
+    >>> join_json('{"a":1}', '{"b":[2]}', '{}')
+    '{"a":1,"b":[2]}'
+    """
+    inner = [text[1:-1] for text in objects if len(text) > 2]
+    return "{" + ",".join(inner) + "}"
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -93,19 +110,22 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+TABLE_ID = re.compile(r"[A-Za-z0-9]{1,32}")
+"""What a table id looks like (anything else is no table, without asking the database)."""
+
+
 def new_table_id() -> str:
     return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
 
 
-def clean_name(name: object) -> str:
-    if not isinstance(name, str) or not name.strip():
-        raise ClientError("bad_name", "choose a name to sit down with")
-    text = " ".join(name.split())
-    if len(text) > MAX_NAME:
-        raise ClientError("bad_name", f"a name has at most {MAX_NAME} characters")
-    if text.lower() == YOU.lower():
-        raise ClientError("bad_name", f"{text!r} is reserved: choose another name")
-    return text
+def person_name(name: object, taken: Iterable[str] = ()) -> str:
+    """A person's name in its canonical form, or ``bad_name`` (see :mod:`.names`)."""
+    try:
+        clean = names.clean_name(name)
+        names.check_unique(clean, taken)
+    except names.BadName as exc:
+        raise ClientError("bad_name", str(exc)) from None
+    return clean
 
 
 @dataclass(slots=True)
@@ -125,6 +145,19 @@ class Settings:
     """Seconds a bot waits before acting on its turn, so people can follow the game."""
     keep_finished: float = 600.0
     """Seconds a finished game stays in memory once nobody watches it (it stays stored)."""
+    rates: dict[str, str] = field(
+        default_factory=lambda: {"create": "20/minute", "seat": "60/minute"}
+    )
+    """Per client address: table creations, and seats taken or bots added (``limits`` syntax;
+    an empty dict turns rate limits off, e.g. for load benchmarks)."""
+    open_per_address: int = 10
+    """Open (not started) tables one address may have made at once."""
+    open_ttl: float = 1800.0
+    """Seconds after which an open table that no person sits at expires."""
+    abandon_grace: float = 120.0
+    """Seconds a running game goes on once no person is seated; then it ends as abandoned."""
+    sweep_every: float = 60.0
+    """Seconds between two looks for expired open tables."""
 
 
 class Table:
@@ -146,6 +179,10 @@ class Table:
         self.last_at = row.started_at or row.created_at
         self.timer: asyncio.TimerHandle | None = None
         self.closed = False
+        self.changes = 0
+        """Counts changes that do not move the version (seats, status): part of the cache key."""
+        self._cache_key: tuple[int, str, int] = (-1, "", -1)
+        self._cache: dict[Any, str] = {}
 
     # --- identity and summaries ------------------------------------------------------------
     @property
@@ -222,9 +259,7 @@ class Table:
         """Seat a person; returns their secret token (only its hash is stored)."""
         async with self.lock:
             number = self._free_seat(seat)
-            clean = clean_name(name)
-            if clean in (s.name for s in self.row.seats.values()):
-                raise ClientError("bad_name", f"{clean!r} already sits at this table")
+            clean = person_name(name, (s.name for s in self.row.seats.values()))
             token = new_token()
             info = SeatRow(number, clean, "human", None, hash_token(token))
             await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=info))
@@ -276,6 +311,7 @@ class Table:
                 self._make_bot(seat)
                 self._kick_bots()
                 self._arm_clock()
+                self._watch_people()
             else:
                 raise ClientError("not_open", "this seat can no longer be freed")
             self._broadcast_table()
@@ -311,6 +347,7 @@ class Table:
                 self._make_bot(seat)
         self._kick_bots()
         self._arm_clock()
+        self._watch_people()
 
     def _make_bot(self, seat: int) -> None:
         spec = self.row.seats[seat].bot or "random"
@@ -340,6 +377,32 @@ class Table:
                 return
             self._kick_bots()
             self._arm_clock()
+            self._watch_people()
+
+    # --- a game nobody plays any more --------------------------------------------------------
+    def _watch_people(self) -> None:
+        """If no person is seated in a running game, end it as abandoned after a grace period."""
+        if any(info.kind == "human" for info in self.row.seats.values()):
+            return
+        loop = asyncio.get_running_loop()
+        loop.call_later(self.room.settings.abandon_grace, lambda: self.room.spawn(self._abandon()))
+
+    async def _abandon(self) -> None:
+        async with self.lock:
+            if self.closed or self.row.status != PLAYING:
+                return
+            if any(info.kind == "human" for info in self.row.seats.values()):
+                return
+            now = time.time()
+            await self.room.db.run(
+                partial(storage.update_table, table_id=self.id, status=ABANDONED, finished_at=now)
+            )
+            self.row.status = ABANDONED
+            self.row.finished_at = now
+            self.close()  # no bot or clock acts here any more
+            log.info("table %s: abandoned (no person left at it)", self.id)
+            self._broadcast_table()
+            self.room.finished(self)
 
     def _record(self, seat: int, events: list[Event]) -> None:
         assert self.state is not None
@@ -456,9 +519,24 @@ class Table:
             }
             for a in legal
         ]
-        out["clock"] = self.clock_info()
         out["results"] = self.row.results
         return out
+
+    def _cached(self) -> dict[Any, str]:
+        """Serialized messages of the table as it is now (emptied by any change)."""
+        key = (self.version, self.row.status, self.changes)
+        if self._cache_key != key:
+            self._cache_key = key
+            self._cache = {}
+        return self._cache
+
+    def view_text(self, seat: int | None) -> str:
+        """:meth:`view` of ``seat`` as JSON, serialized once per version for every reader."""
+        cache = self._cached()
+        text = cache.get(seat)
+        if text is None:
+            text = cache[seat] = encode(self.view(seat))
+        return text
 
     def narrate(self, entries: Sequence[Entry], seat: int | None) -> list[dict[str, Any]]:
         names = self.names(seat)
@@ -472,30 +550,39 @@ class Table:
     def event_views(self, entries: Sequence[Entry], seat: int | None) -> list[dict[str, Any]]:
         return [event.view(seat) for entry in entries for event in entry.events]
 
-    def snapshot(self, seat: int | None, since: int | None = None) -> dict[str, Any]:
-        """A full ``state`` message: catch-up from ``since`` if possible, else a resync."""
+    def snapshot_text(self, seat: int | None, since: int | None = None) -> str:
+        """A full ``state`` message: catch-up from ``since`` if possible, else a resync.
+
+        Serialized once per (version, viewer, since) and shared by every ``sync`` and
+        reconnect at that version; only the clock (it holds the time) is added fresh.
+        """
         version = self.version
         oldest = self.entries[0].version - 1 if self.entries else version
-        if since is not None and oldest <= since <= version:
-            entries = [entry for entry in self.entries if entry.version > since]
-            resync = False
-        else:
-            entries = self.entries[-LOG_KEEP:]
-            resync = True
-        return {
-            "type": "state",
-            "table": self.summary(),
-            "seat": seat,
-            "names": self.names(),
-            "resync": resync,
-            "log": self.narrate(entries, seat),
-            **self.view(seat),
-        }
+        catch_up = since is not None and oldest <= since <= version
+        cache = self._cached()
+        key = ("state", seat, since if catch_up else None)
+        text = cache.get(key)
+        if text is None:
+            if catch_up:
+                entries = [entry for entry in self.entries if entry.version > since]  # type: ignore[operator]
+            else:
+                entries = self.entries[-LOG_KEEP:]
+            head = {
+                "type": "state",
+                "table": self.summary(),
+                "seat": seat,
+                "names": self.names(),
+                "resync": not catch_up,
+                "log": self.narrate(entries, seat),
+            }
+            text = cache[key] = join_json(encode(head), self.view_text(seat))
+        return join_json(text, encode({"clock": self.clock_info()}))
 
     def _broadcast(self, entries: list[Entry]) -> None:
         if not self.clients:
             return
         cache: dict[int | None, str] = {}
+        clock = encode({"clock": self.clock_info()})
         for client in list(self.clients):
             seat = client.seat
             text = cache.get(seat)
@@ -505,12 +592,12 @@ class Table:
                     "actor": entries[-1].seat if entries else None,
                     "events": self.event_views(entries, seat),
                     "log": self.narrate(entries, seat),
-                    **self.view(seat),
                 }
-                text = cache[seat] = encode(message)
+                text = cache[seat] = join_json(encode(message), self.view_text(seat), clock)
             client.push(text)
 
     def _broadcast_table(self) -> None:
+        self.changes += 1
         if self.clients:
             text = encode({"type": "table", "table": self.summary()})
             for client in list(self.clients):
@@ -681,7 +768,28 @@ class Room:
         self.settings = settings or Settings()
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
+        self.connections: dict[str, int] = {}
+        """Open websocket connections by client address."""
+        self.broken: set[str] = set()
+        """Tables reported broken since the start (each is logged once)."""
+        self.opened_by: dict[str, set[str]] = {}
+        """Open tables by the client address that made them (the cap per address)."""
         self._tasks: set[asyncio.Task[Any]] = set()
+
+    def connect(self, address: str, most: int) -> bool:
+        """Count a new websocket connection from ``address``, unless it has ``most`` already."""
+        count = self.connections.get(address, 0)
+        if count >= most:
+            return False
+        self.connections[address] = count + 1
+        return True
+
+    def disconnect(self, address: str) -> None:
+        count = self.connections.get(address, 0) - 1
+        if count > 0:
+            self.connections[address] = count
+        else:
+            self.connections.pop(address, None)
 
     def spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -693,45 +801,98 @@ class Room:
         return await self.lanes.run(fn)
 
     async def restore(self) -> int:
-        """Rebuild every unfinished game by replay; bots and clocks resume."""
+        """Rebuild every unfinished game by replay; bots and clocks resume.
+
+        A game whose stored rows no longer replay is marked broken (and logged
+        once); every other game restores."""
         ids = await self.db.run(partial(storage.table_ids, status=PLAYING))
+        restored = 0
         for table_id in ids:
             try:
                 await self.get(table_id)
-            except Exception:
-                log.exception("table %s could not be restored", table_id)
-        return len(ids)
+                restored += 1
+            except ClientError:
+                pass  # broken: already reported
+        return restored
 
     async def get(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
         if table is not None:
             return table
-        if not isinstance(table_id, str) or not 1 <= len(table_id) <= 32:
+        if not isinstance(table_id, str) or not TABLE_ID.fullmatch(table_id):
             raise ClientError("no_table", "there is no such table")
         lock = self._loading.setdefault(table_id, asyncio.Lock())
-        async with lock:
-            table = self.tables.get(table_id)
-            if table is None:
-                row = await self.db.run(partial(storage.load_table, table_id=table_id))
-                if row is None:
-                    raise ClientError("no_table", "there is no such table")
-                table = Table(self, row)
-                table.restore()
-                self.tables[table_id] = table
-                if row.status == FINISHED:
-                    self.finished(table)
-        self._loading.pop(table_id, None)
+        try:
+            async with lock:
+                table = self.tables.get(table_id)
+                if table is None:
+                    table = await self._load(table_id)
+        finally:
+            if not lock.locked():
+                self._loading.pop(table_id, None)
         return table
+
+    async def _load(self, table_id: str) -> Table:
+        try:
+            row = await self.db.run(partial(storage.load_table, table_id=table_id))
+        except DBAPIError:
+            log.exception("table %s: the database could not be read", table_id)
+            raise ClientError("storage", "the database could not be read: try again") from None
+        except Exception as exc:  # rows that do not decode
+            raise await self._broken(table_id, exc) from None
+        if row is None:
+            raise ClientError("no_table", "there is no such table")
+        if row.status == BROKEN:
+            raise _broken_error()
+        if row.status == EXPIRED:
+            raise ClientError("expired", "this table expired: nobody sat at it for a long time")
+        try:
+            table = Table(self, row)
+            table.restore()
+        except Exception as exc:
+            raise await self._broken(table_id, exc) from None
+        self.tables[table_id] = table
+        if row.status in OVER:
+            self.finished(table)
+        return table
+
+    async def _broken(self, table_id: str, exc: Exception) -> ClientError:
+        """Mark a table whose rows do not replay as broken, reporting it once."""
+        if table_id in self.broken:
+            return _broken_error()
+        self.broken.add(table_id)
+        log.error("table %s is broken (its stored game does not replay): %r", table_id, exc)
+        try:
+            await self.db.run(partial(storage.update_table, table_id=table_id, status=BROKEN))
+        except Exception:
+            log.exception("table %s: could not mark it broken", table_id)
+        return _broken_error()
 
     async def create(
         self, game_name: str, players: int | None, options: dict[str, Any], *,
         turn_clock: float | None = None, on_timeout: str = "default", seed: int | None = None,
         decks: list[list[str]] | None = None, setup: dict[str, Any] | None = None,
         seats: dict[int, SeatRow] | None = None, rematch_of: str | None = None,
-        start: bool = False,
-    ) -> Table:  # fmt: skip
-        """A new table; the game and options are validated by the engine."""
+        start: bool = False, sit: tuple[object, object] | None = None,
+        address: str | None = None,
+    ) -> tuple[Table, str | None]:  # fmt: skip
+        """A new table, checked whole before anything is stored.
+
+        The game and options are validated by the engine; ``sit`` seats a person
+        (seat, name) at once and the answer holds their token; ``address`` counts
+        the table against that client's cap of open tables.
+        """
+        if not isinstance(options, dict):
+            raise ClientError("bad_options", "options are an object of option names and values")
         try:
+            cls = game_class(game_name)
+            known = {option.name for option in cls.options_schema}
+            unknown = sorted(str(name) for name in options if name not in known)
+            if unknown:
+                listed = ", ".join(sorted(known)) or "none"
+                raise InvalidOptionError(
+                    f"{cls.name} has no option {unknown[0]!r} (its options are: {listed})"
+                )
             game = make_game(game_name, players, **options)
             if decks or setup:
                 game.new_state(0, decks=decks, **(setup or {}))
@@ -741,20 +902,48 @@ class Room:
             raise ClientError("bad_options", "a turn clock is from 1 to 3600 seconds")
         if on_timeout not in ("default", "bot"):
             raise ClientError("bad_options", "on_timeout is 'default' or 'bot'")
+        seats = dict(seats or {})
+        token = None
+        if sit is not None:
+            seat, name = sit
+            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < game.players:
+                raise ClientError("bad_seat", f"seats are numbered 0 to {game.players - 1}")
+            token = new_token()
+            seats[seat] = SeatRow(seat, person_name(name), "human", None, hash_token(token))
+        if address is not None:
+            self._check_open_cap(address)
         now = time.time()
         row = TableRow(
             id=new_table_id(), game=game.name, players=game.players,
             options=dict(game.options), seed=secrets.randbelow(2**53) if seed is None else seed,
             status=PLAYING if start else OPEN, created_at=now, turn_clock=turn_clock,
             on_timeout=on_timeout, decks=decks, setup=setup or {},
-            started_at=now if start else None, rematch_of=rematch_of, seats=seats or {},
+            started_at=now if start else None, rematch_of=rematch_of, seats=seats,
         )  # fmt: skip
         await self.db.run(partial(storage.insert_table, row=row))
         table = Table(self, row)
         self.tables[row.id] = table
+        if address is not None:
+            self.opened_by.setdefault(address, set()).add(row.id)
         if start:
             table._begin(now)
-        return table
+        return table, token
+
+    def _check_open_cap(self, address: str) -> None:
+        mine = self.opened_by.get(address)
+        if not mine:
+            return
+        for table_id in list(mine):
+            table = self.tables.get(table_id)
+            if table is None or table.row.status != OPEN:
+                mine.discard(table_id)
+        if len(mine) >= self.settings.open_per_address:
+            raise ClientError(
+                "too_many_tables", f"you have {len(mine)} open tables: start or leave one first",
+                retry_after=60,
+            )  # fmt: skip
+        if not mine:
+            del self.opened_by[address]
 
     async def rematch(self, table: Table, by: str | None) -> Table:
         """A new game with the same seats and options (people keep their tokens)."""
@@ -769,7 +958,7 @@ class Room:
             for info in seats.values():
                 if info.name.endswith(" (bot)") and info.kind == "bot":
                     info.name = info.name[: -len(" (bot)")] + " bot"
-            new = await self.create(
+            new, _token = await self.create(
                 row.game, row.players, dict(row.options), turn_clock=row.turn_clock,
                 on_timeout=row.on_timeout, seats=seats, rematch_of=row.id, start=True,
             )  # fmt: skip
@@ -786,7 +975,7 @@ class Room:
 
     def _evict(self, table_id: str) -> None:
         table = self.tables.get(table_id)
-        if table is None or table.row.status != FINISHED:
+        if table is None or table.row.status not in OVER:
             return
         if table.clients:
             loop = asyncio.get_running_loop()
@@ -800,8 +989,42 @@ class Room:
         out = []
         for row in rows:
             table = self.tables.get(row.id)
-            out.append(table.summary() if table is not None else _row_summary(row))
+            try:
+                out.append(table.summary() if table is not None else _row_summary(row))
+            except TripleTopperError:  # a stored game this version does not know
+                continue
         return out
+
+    async def sweep(self) -> None:
+        """Every ``sweep_every`` seconds, expire open tables that nobody sat at in time."""
+        while True:
+            await asyncio.sleep(self.settings.sweep_every)
+            try:
+                await self.expire_open()
+            except Exception:
+                log.exception("expiring open tables failed")
+
+    async def expire_open(self) -> int:
+        """Expire open tables made over ``open_ttl`` seconds ago where no person sits."""
+        before = time.time() - self.settings.open_ttl
+        ids = await self.db.run(partial(storage.stale_open_tables, before=before))
+        expired = 0
+        for table_id in ids:
+            try:
+                table = await self.get(table_id)
+            except ClientError:
+                continue
+            async with table.lock:
+                row = table.row
+                if row.status != OPEN or any(s.kind == "human" for s in row.seats.values()):
+                    continue
+                await self.db.run(partial(storage.update_table, table_id=row.id, status=EXPIRED))
+                row.status = EXPIRED
+                table._broadcast_table()
+                table.close()
+                self.tables.pop(row.id, None)
+                expired += 1
+        return expired
 
     async def close(self) -> None:
         for table in self.tables.values():
@@ -813,9 +1036,11 @@ class Room:
                 await task
 
 
-def _row_summary(row: TableRow) -> dict[str, Any]:
-    from tripletopper.games import game_class
+def _broken_error() -> ClientError:
+    return ClientError("broken", "this table's stored game is damaged and cannot be shown")
 
+
+def _row_summary(row: TableRow) -> dict[str, Any]:
     return {
         "id": row.id,
         "game": row.game,

@@ -1,0 +1,422 @@
+"""The room under hostile clients: each test is an attack that worked once.
+
+Nobody may fire the clock, freeze the room, store a refused request, flood it
+with tables or bodies, pass for someone else by a lookalike name, read the
+package's source, keep a game of bots running forever, or take the room down
+with a damaged database.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tests.server.conftest import TestClient, seat_header
+from tripletopper.cli import cli
+from tripletopper.server.app import ServerConfig, create_app
+from tripletopper.server.protocol import MAX_QUEUE_BYTES, SYNC_INTERVAL, Connection
+from tripletopper.server.tables import Settings
+
+
+@contextmanager
+def room(tmp_path: Path, **settings: object):
+    config = ServerConfig(data_dir=str(tmp_path), settings=Settings(**{"bot_delay": 0, **settings}))
+    with TestClient(create_app(config)) as client:
+        yield client
+
+
+def hello(ws, token=None):
+    ws.send_json({"type": "hello", "token": token})
+    assert ws.receive_json()["type"] == "welcome"
+    state = ws.receive_json()
+    assert state["type"] == "state"
+    return state
+
+
+def until(ws, kind, skip=("table", "pong", "state", "update")):
+    """The next message of ``kind``; another kind not in ``skip`` fails the test (an update
+    where an error was due must not leave the test waiting)."""
+    while True:
+        message = ws.receive_json()
+        if message["type"] == kind:
+            return message
+        assert message["type"] in skip, message
+
+
+def refusal(ws):
+    return until(ws, "error", skip=("table", "pong", "state"))
+
+
+def people_table(client, game, names, **body):
+    r = client.post("/api/tables", json={"game": game, "players": len(names), "name": names[0],
+                                         **body})  # fmt: skip
+    assert r.status_code == 201, r.text
+    table_id, tokens = r.json()["table"]["id"], [r.json()["token"]]
+    for seat, name in enumerate(names[1:], 1):
+        tokens.append(client.post(f"/api/tables/{table_id}/seats/{seat}", json={"name": name})
+                      .json()["token"])  # fmt: skip
+    assert client.post(f"/api/tables/{table_id}/start", headers=seat_header(tokens[0])).is_success
+    return table_id, tokens
+
+
+def version_of(client, table_id):
+    return client.get(f"/api/tables/{table_id}").json()["table"]["version"]
+
+
+# --- 1. only the clock plays timeouts --------------------------------------------------------
+
+
+@pytest.mark.parametrize("as_table", [True, False])
+def test_a_player_cannot_fire_memo_matchs_spotting_clock(tmp_path, as_table):
+    with room(tmp_path) as client:
+        table_id, tokens = people_table(
+            client, "memo-match", ["Ann", "Bob"], options={"spot_seconds": 60}
+        )
+        with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+            seat = hello(ws, tokens[0])["seat"]
+            assert seat == 0
+            ws.send_json({"type": "action", "action": {"type": "declare"}, "version": 0})
+            assert until(ws, "update")["version"] == 1
+            message = {"type": "action", "action": {"type": "timeout"}, "version": 1}
+            ws.send_json({**message, "table": True} if as_table else message)
+            error = refusal(ws)
+            assert error["code"] == "illegal", error
+            assert "clock" in error["message"]
+        assert version_of(client, table_id) == 1
+
+
+@pytest.mark.parametrize("phase", ["buzz", "answer"])
+def test_a_player_cannot_fire_the_quiz_shows_clocks(tmp_path, phase):
+    with room(tmp_path) as client:
+        table_id, tokens = people_table(client, "toe", ["Ann", "Bob"], options={"quiz": True})
+        with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+            hello(ws, tokens[0])
+            version = 0
+            if phase == "answer":  # Bob buzzes; Ann would like his answer time to run out
+                with client.websocket_connect(f"/ws/tables/{table_id}") as bob:
+                    hello(bob, tokens[1])
+                    bob.send_json({"type": "action", "action": {"type": "buzz"}, "version": 0})
+                    until(bob, "update")
+                version = 1
+            ws.send_json({"type": "action", "action": {"type": "timeout"}, "table": True,
+                          "version": version})  # fmt: skip
+            assert refusal(ws)["code"] == "illegal"
+        assert version_of(client, table_id) == version
+
+
+def test_a_player_still_closes_an_open_thirty_two_table(tmp_path):
+    with room(tmp_path) as client:
+        table_id, tokens = people_table(
+            client, "thirty-two", ["Ann", "Bob", "Cat"], options={"end": "open"}
+        )
+        with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+            hello(ws, tokens[2])
+            ws.send_json({"type": "action", "action": {"type": "close"}, "table": True,
+                          "version": 0, "ref": 7})  # fmt: skip
+            assert until(ws, "ack")["ref"] == 7
+        assert client.get(f"/api/tables/{table_id}").json()["table"]["status"] == "finished"
+
+
+# --- 2. sync is coalesced, snapshots shared, slow readers dropped ----------------------------
+
+
+def test_a_sync_flood_is_answered_once_per_interval(tmp_path):
+    with room(tmp_path) as client:
+        table_id, tokens = people_table(client, "thirty-two", ["Ann", "Bob", "Cat"])
+        with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+            hello(ws, tokens[0])
+            for _ in range(40):
+                ws.send_json({"type": "sync"})
+            time.sleep(3 * SYNC_INTERVAL)
+            ws.send_json({"type": "ping", "ref": "after"})
+            states = 0
+            while (message := ws.receive_json())["type"] != "pong":
+                assert message["type"] == "state"
+                states += 1
+            # one answer at once (if the interval since hello's state had passed), one for
+            # every sync that came within the interval
+            assert 1 <= states <= 2
+
+
+def test_every_sync_at_a_version_shares_one_serialized_view(tmp_path):
+    with room(tmp_path) as client:
+        table_id, _ = people_table(client, "thirty-two", ["Ann", "Bob", "Cat"])
+        table = client.app.state.room.tables[table_id]
+        calls = []
+        original = table.view
+        table.view = lambda seat: calls.append(seat) or original(seat)
+        first = table.snapshot_text(1)
+        for _ in range(20):
+            assert json.loads(table.snapshot_text(1))["observation"] == json.loads(first)[
+                "observation"]  # fmt: skip
+        table.snapshot_text(None)
+        assert calls == [1, None]
+
+
+def test_a_reader_that_falls_behind_is_dropped(tmp_path):
+    with room(tmp_path) as client:
+        connection = Connection(None, client.app.state.room, "x")  # type: ignore[arg-type]
+        chunk = "x" * 100_000
+        for _ in range(MAX_QUEUE_BYTES // len(chunk)):
+            connection.push(chunk)
+        assert not connection.dropped
+        connection.push(chunk)
+        assert connection.dropped and connection.queued_bytes <= MAX_QUEUE_BYTES
+
+
+# --- 4-6. HTTP: nothing stored on refusal, option names, rates, caps, sizes ---------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "seat"), [("", 0), ("   ", 0), ("x" * 33, 0), ("You", 0), ("Ann", 9), ("Ann", -1)]
+)
+def test_a_refused_first_seat_creates_no_table(client, name, seat):
+    body = {"game": "thirty-two", "players": 3, "name": name, "seat": seat}
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 400, r.text
+    assert r.json()["code"] in ("bad_name", "bad_seat")
+    assert client.get("/api/tables").json() == []
+
+
+@pytest.mark.parametrize("option", ["players", "self", "bank", "name", "__class__"])
+def test_reserved_or_unknown_option_names_are_bad_options(client, option):
+    r = client.post("/api/tables", json={"game": "toe", "options": {option: 4}})
+    assert r.status_code == 400 and r.json()["code"] == "bad_options", r.text
+    assert option in r.json()["message"]
+    assert client.get("/api/tables").json() == []
+
+
+def test_table_creation_is_rate_limited_per_address(tmp_path):
+    with room(tmp_path, rates={"create": "3/minute"}) as client:
+        for _ in range(3):
+            assert client.post("/api/tables", json={"game": "toe"}).status_code == 201
+        r = client.post("/api/tables", json={"game": "toe"})
+        assert r.status_code == 429 and r.json()["code"] == "rate_limited"
+        assert 1 <= int(r.headers["Retry-After"]) <= 60
+        assert len(client.get("/api/tables").json()) == 3
+
+
+def test_open_tables_are_capped_per_address(tmp_path):
+    with room(tmp_path, open_per_address=2) as client:
+        ids = [client.post("/api/tables", json={"game": "toe"}).json()["table"]["id"]
+               for _ in range(2)]  # fmt: skip
+        r = client.post("/api/tables", json={"game": "toe"})
+        assert r.status_code == 429 and r.json()["code"] == "too_many_tables"
+        # once one of them starts, another may be opened
+        token = client.post(f"/api/tables/{ids[0]}/seats/0", json={"name": "Ann"}).json()["token"]
+        client.post(f"/api/tables/{ids[0]}/seats/1/bot", json={"bot": "easy"},
+                    headers=seat_header(token))  # fmt: skip
+        assert client.post(f"/api/tables/{ids[0]}/start", headers=seat_header(token)).is_success
+        assert client.post("/api/tables", json={"game": "toe"}).status_code == 201
+
+
+def test_taking_seats_is_rate_limited_per_address(tmp_path):
+    with room(tmp_path, rates={"seat": "2/minute"}) as client:
+        table_id = client.post("/api/tables", json={"game": "memo-match", "players": 4}).json()[
+            "table"]["id"]  # fmt: skip
+        for seat, name in enumerate(["Ann", "Bob"]):
+            assert client.post(
+                f"/api/tables/{table_id}/seats/{seat}", json={"name": name}
+            ).is_success
+        r = client.post(f"/api/tables/{table_id}/seats/2", json={"name": "Cat"})
+        assert r.status_code == 429 and "Retry-After" in r.headers
+        assert [s["name"] for s in client.get(f"/api/tables/{table_id}").json()["table"]["seats"]][
+            :3] == ["Ann", "Bob", None]  # fmt: skip
+
+
+def test_bodies_over_64_kb_are_refused_before_they_are_read(client):
+    big = json.dumps({"game": "toe", "options": {"x": "y" * 70_000}})
+    r = client.post("/api/tables", content=big, headers={"Content-Type": "application/json"})
+    assert r.status_code == 413 and r.json()["code"] == "too_large"
+
+    def chunks():  # no Content-Length: the body streams in and is cut off
+        for _ in range(20):
+            yield b" " * 8192
+
+    r = client.post("/api/tables", content=chunks(), headers={"Content-Type": "application/json"})
+    assert r.status_code == 413
+    assert client.get("/api/tables").json() == []
+
+
+# --- 7. unknown ids leave nothing behind ---------------------------------------------------------
+
+
+def test_unknown_table_ids_leave_nothing_behind(client):
+    for i in range(50):
+        assert client.get(f"/api/tables/nope{i}").status_code == 404
+        assert client.get(f"/api/tables/{'%2e' * 3}{i}").status_code == 404
+    assert client.app.state.room._loading == {}
+
+
+def test_connections_per_address_are_capped(client):
+    from tripletopper.server.protocol import MAX_CONNECTIONS
+
+    table_id = client.post("/api/tables", json={"game": "toe"}).json()["table"]["id"]
+    sockets = [client.websocket_connect(f"/ws/tables/{table_id}") for _ in range(MAX_CONNECTIONS)]
+    opened = [ws.__enter__() for ws in sockets]
+    try:
+        with client.websocket_connect(f"/ws/tables/{table_id}") as extra:
+            assert extra.receive_json()["code"] == "too_many_connections"
+    finally:
+        for ws in sockets:
+            ws.__exit__(None, None, None)
+    assert opened and client.app.state.room.connections == {}
+
+
+# --- 8. names ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "\u200b\u200b",  # zero-width only
+        "You\u200b",  # You with a zero-width space
+        "\u202euoY",  # a right-to-left override showing "You"
+        "\uff39\uff4f\uff55",  # full-width "You"
+        "Ann\x00",  # NUL
+        "Ann\u2066x",  # a bidi isolate
+        "Hard bot",  # passes for a bot
+        "Seat 2",  # passes for an empty seat
+        "...",  # nothing to read
+    ],
+)
+def test_lookalike_and_invisible_names_are_refused(client, name):
+    table_id = client.post("/api/tables", json={"game": "toe"}).json()["table"]["id"]
+    r = client.post(f"/api/tables/{table_id}/seats/0", json={"name": name})
+    assert r.status_code == 400 and r.json()["code"] == "bad_name", r.text
+    assert client.get(f"/api/tables/{table_id}").json()["table"]["seats"][0]["name"] is None
+
+
+@pytest.mark.parametrize("second", ["ann", "ANN", "\uff21nn", " Ann "])
+def test_a_name_seated_already_is_refused_up_to_case_and_width(client, second):
+    table_id = client.post("/api/tables", json={"game": "toe", "name": "Ann"}).json()["table"]["id"]
+    r = client.post(f"/api/tables/{table_id}/seats/1", json={"name": second})
+    assert r.status_code == 400 and r.json()["code"] == "bad_name"
+
+
+def test_names_are_stored_normalized(client):
+    r = client.post("/api/tables", json={"game": "toe", "name": "  \uff22o   b "})
+    assert r.json()["table"]["seats"][0]["name"] == "Bo b"
+
+
+# --- 9. what is served --------------------------------------------------------------------------
+
+
+def test_static_serves_web_assets_only(client):
+    assert client.get("/static/table.js").status_code == 200
+    for path in ("/static/__init__.py", "/static/__pycache__/", "/static/../server/app.py"):
+        r = client.get(path)
+        assert r.status_code == 404, path
+        assert "import" not in r.text
+
+
+def test_favicon_and_offline_docs(client):
+    r = client.get("/favicon.ico")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    docs = client.get("/docs").text
+    assert "cdn" not in docs.lower() and "https://" not in docs
+    for asset in ("swagger-ui-bundle.js", "swagger-ui.css"):
+        assert f"/docs-assets/{asset}" in docs
+        assert client.get(f"/docs-assets/{asset}").status_code == 200
+
+
+# --- 10. no table plays on without people --------------------------------------------------------
+
+
+def bot_table(client, *, end="open"):
+    r = client.post("/api/tables", json={"game": "thirty-two", "players": 3, "name": "Ann",
+                                         "options": {"end": end}})  # fmt: skip
+    table_id, token = r.json()["table"]["id"], r.json()["token"]
+    for seat in (1, 2):
+        client.post(f"/api/tables/{table_id}/seats/{seat}/bot", json={"bot": "medium"},
+                    headers=seat_header(token))  # fmt: skip
+    assert client.post(f"/api/tables/{table_id}/start", headers=seat_header(token)).is_success
+    return table_id, token
+
+
+def wait_status(client, table_id, status, seconds=20.0):
+    ends = time.monotonic() + seconds
+    while time.monotonic() < ends:
+        table = client.get(f"/api/tables/{table_id}").json()["table"]
+        if table["status"] == status:
+            return table
+        time.sleep(0.05)
+    raise AssertionError(f"table {table_id} never became {status}: {table['status']}")
+
+
+def test_a_table_whose_people_all_left_ends_as_abandoned(tmp_path):
+    with room(tmp_path, abandon_grace=0.3, bot_delay=0.05) as client:
+        table_id, token = bot_table(client)
+        assert client.delete(f"/api/tables/{table_id}/seats/0", headers=seat_header(token))
+        wait_status(client, table_id, "abandoned")
+        version = version_of(client, table_id)
+        time.sleep(0.3)
+        assert version_of(client, table_id) == version  # the bots stopped
+        replay = client.get(f"/api/tables/{table_id}/replay").json()
+        assert len(replay["steps"]) == version + 1
+        assert table_id not in [t["id"] for t in client.get("/api/tables").json()]
+
+
+def test_a_table_without_people_is_abandoned_after_a_restart_too(tmp_path):
+    with room(tmp_path, abandon_grace=3600, bot_delay=30) as client:
+        table_id, token = bot_table(client)
+        client.delete(f"/api/tables/{table_id}/seats/0", headers=seat_header(token))
+    with room(tmp_path, abandon_grace=0.2, bot_delay=30) as client:
+        wait_status(client, table_id, "abandoned")
+
+
+def test_open_tables_nobody_sits_at_expire(tmp_path):
+    with room(tmp_path, open_ttl=0.0, sweep_every=3600) as client:
+        empty = client.post("/api/tables", json={"game": "toe"}).json()["table"]["id"]
+        taken = client.post("/api/tables", json={"game": "toe", "name": "Ann"}).json()["table"]
+        assert asyncio_run(client, client.app.state.room.expire_open()) == 1
+        r = client.get(f"/api/tables/{empty}")
+        assert r.status_code == 410 and r.json()["code"] == "expired"
+        assert [t["id"] for t in client.get("/api/tables").json()] == [taken["id"]]
+
+
+def asyncio_run(client, coroutine):
+    return client.portal.call(lambda: coroutine)
+
+
+# --- 11. a damaged database --------------------------------------------------------------------
+
+
+def test_a_database_that_cannot_be_opened_stops_the_start_with_one_line(tmp_path):
+    (tmp_path / "tripletopper.sqlite3").write_bytes(b"this is not a database" * 100)
+    result = CliRunner().invoke(cli, ["serve", "--data-dir", str(tmp_path), "--port", "1"])
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "cannot open the database" in lines[0], result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_game_that_does_not_replay_is_marked_broken_and_others_restore(tmp_path, caplog):
+    with room(tmp_path) as client:
+        broken, _ = people_table(client, "thirty-two", ["Ann", "Bob", "Cat"])
+        fine, tokens = people_table(client, "thirty-two", ["Dan", "Eve", "Fay"])
+        with client.websocket_connect(f"/ws/tables/{fine}") as ws:
+            seat = hello(ws)["to_act"][0]
+        with client.websocket_connect(f"/ws/tables/{fine}") as ws:
+            hello(ws, tokens[seat])
+            ws.send_json({"type": "action", "action": {"type": "draw"}, "version": 0})
+            until(ws, "update")
+    with sqlite3.connect(tmp_path / "tripletopper.sqlite3") as db:
+        db.execute('INSERT INTO actions VALUES (?, 0, 0, \'{"type": "fly\', 0)', (broken,))
+    with room(tmp_path) as client:
+        r = client.get(f"/api/tables/{broken}")
+        assert r.status_code == 409 and r.json()["code"] == "broken"
+        assert client.get(f"/api/tables/{broken}").status_code == 409
+        assert client.get(f"/api/tables/{fine}").json()["table"]["version"] == 1
+        assert broken not in [t["id"] for t in client.get("/api/tables").json()]
+        with client.websocket_connect(f"/ws/tables/{broken}") as ws:
+            ws.send_json({"type": "hello"})
+            assert ws.receive_json()["code"] == "broken"
+    reports = [r for r in caplog.records if broken in r.getMessage() and "broken" in r.getMessage()]
+    assert len(reports) == 1
