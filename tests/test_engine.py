@@ -7,7 +7,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tripletopper import make_game
-from tripletopper.engine import Option, Rng, Stock, derive_seed, parse_option_pairs
+from tripletopper.engine import (
+    CLOCK,
+    TABLE,
+    Option,
+    Rng,
+    Stock,
+    derive_seed,
+    parse_option_pairs,
+)
 from tripletopper.errors import InvalidOptionError, InvalidRecordError, MalformedActionError
 from tripletopper.games import GAMES, game_class
 from tripletopper.record import Record, load_records
@@ -137,3 +145,20 @@ def test_records_save_load_and_refuse_garbage(tmp_path):
             load_records(bad)[0].replay()
     with pytest.raises(InvalidRecordError, match="cannot read"):
         load_records(tmp_path / "missing.json")
+
+
+def test_records_saved_before_the_clock_had_its_seat_still_replay(tmp_path):
+    """Timeouts were recorded as played by TABLE (-1); they are read as the clock's."""
+    old = {"format": "tripletopper-record", "version": 1, "players": 2, "seed": 3}
+    quiz = {**old, "game": "toe", "options": {"quiz": True}, "actions": [
+        [-1, {"type": "timeout"}], [0, {"type": "buzz"}], [-1, {"type": "timeout"}],
+    ]}  # fmt: skip
+    path = tmp_path / "quiz.json"
+    path.write_text(json.dumps(quiz))
+    [record] = load_records(path)
+    state = record.replay()
+    assert state.history == [(CLOCK, ("timeout",)), (0, ("buzz",)), (CLOCK, ("timeout",))]
+    assert Record.from_state(state).to_json()["actions"][0] == [CLOCK, {"type": "timeout"}]
+    closed = {**old, "players": 3, "game": "thirty-two", "options": {"end": "open"},
+              "actions": [[-1, {"type": "close"}]]}  # fmt: skip
+    assert Record.from_json(closed).replay().history == [(TABLE, ("close",))]

@@ -1,8 +1,9 @@
 """The contract's several-seats-at-once phases and timeouts, on a tiny test game.
 
 "Buzzer": both seats may buzz; the first buzz wins.  If nobody buzzes within
-3 seconds the table plays ``timeout`` and nobody wins.  Real games (spotting in
-Memo Match, buzzing in Quiz Show, choosing 3UP cards) rely on exactly this.
+3 seconds the table's clock (the ``CLOCK`` seat) plays ``timeout`` and nobody
+wins.  Real games (spotting in Memo Match, buzzing in Quiz Show, choosing 3UP
+cards) rely on exactly this.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from tripletopper.bots import Bot, SeatView
 from tripletopper.cards import TRIPLE_TOPPER
 from tripletopper.cli.play import TerminalTable
 from tripletopper.engine import (
+    CLOCK,
     TABLE,
     Action,
     ActionCodec,
@@ -24,6 +26,8 @@ from tripletopper.engine import (
     State,
 )
 from tripletopper.runner import BotError, choose_next, play_game
+
+from .refusal import refused
 
 
 class Buzzer(Game):
@@ -49,9 +53,6 @@ class BuzzerState(State):
 
     def _legal_actions(self, seat: int) -> list[Action]:
         return [("buzz",)]
-
-    def _table_actions(self) -> list[Action]:
-        return [("timeout",)]
 
     def timeout(self) -> tuple[float, Action] | None:
         return (3.0, ("timeout",)) if self.winner == -1 else None
@@ -105,9 +106,32 @@ def test_both_seats_may_act_and_either_may_go_first():
     state = Buzzer(2).new_state()
     assert state.to_act() == (0, 1)
     assert state.legal_actions(0) == state.legal_actions(1) == [("buzz",)]
-    assert state.legal_actions(TABLE) == [("timeout",)]
+    assert state.legal_actions(CLOCK) == [("timeout",)] and state.legal_actions(TABLE) == []
     state.apply(("buzz",), 1)
     assert state.results().winners == (1,)
+    assert state.legal_actions(CLOCK) == []  # the game is over: nothing is timed
+
+
+def test_only_the_clock_plays_the_timeout():
+    state = Buzzer(2).new_state()
+    clock_only = "time-outs are played by the table's clock, not by a player"
+    for seat in (0, 1, TABLE):
+        refused(state, ("timeout",), seat, f"'timeout' is not allowed: {clock_only}")
+    refused(state, ("buzz",), CLOCK, "'buzz' is not allowed: the clock plays only 'timeout'")
+    refused(state, ("timeout",), -3, "there is no seat -3")
+    state.apply(("timeout",), CLOCK)
+    assert state.history == [(CLOCK, ("timeout",))] and state.results().winners == ()
+    refused(state, ("timeout",), CLOCK, "the game is over")
+
+
+def test_the_clock_has_nothing_to_play_when_no_phase_is_timed():
+    class Untimed(BuzzerState):
+        def timeout(self) -> tuple[float, Action] | None:
+            return None
+
+    state = Untimed(Buzzer(2), {"seed": 0, "decks": None, "setup": {}})
+    assert state.legal_actions(CLOCK) == []
+    refused(state, ("timeout",), CLOCK, "'timeout' is not the clock's: no timed phase is running")
 
 
 def test_the_quickest_bot_acts_first():
@@ -119,11 +143,11 @@ def test_the_quickest_bot_acts_first():
     assert play_game(game, bots).results().winners == (1,)
 
 
-def test_the_table_plays_the_timeout_when_nobody_acts_in_time():
+def test_the_clock_plays_the_timeout_when_nobody_acts_in_time():
     game = Buzzer(2)
     slow = [Buzz(game, 0, delay=5.0), Buzz(game, 1, delay=None)]
     final = play_game(game, slow)
-    assert final.history == [(TABLE, ("timeout",))]
+    assert final.history == [(CLOCK, ("timeout",))]
     assert final.results().winners == ()
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tripletopper.engine import Action, Event, Game, State
+from tripletopper.engine import CLOCK, TABLE, Action, Event, Game, State
 from tripletopper.errors import InvalidRecordError, TripleTopperError
 from tripletopper.question_banks import make_game
 
@@ -118,7 +118,7 @@ class Record:
         if data.get("version") != VERSION:
             raise InvalidRecordError(f"unsupported record version {data.get('version')!r}")
         try:
-            actions = [(int(seat), dict(wire)) for seat, wire in data["actions"]]
+            actions = [_current_seat(int(seat), dict(wire)) for seat, wire in data["actions"]]
             return cls(
                 game=str(data["game"]),
                 players=int(data["players"]),
@@ -138,6 +138,17 @@ class Record:
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
+
+
+def _current_seat(seat: int, wire: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """A recorded ``(seat, wire)`` with the seat numbers of today's engine.
+
+    Records saved before the clock had its own seat (``CLOCK``) show its
+    timeouts as played by ``TABLE`` (-1), which may no longer play them.
+    """
+    if seat == TABLE and wire.get("type") == "timeout":
+        return CLOCK, wire
+    return seat, wire
 
 
 def load_records(path: str | Path) -> list[Record]:

@@ -3,7 +3,7 @@
 The runner drives a game only through the engine contract.  Where several
 seats may act at once it asks each bot, and the quickest (by its simulated
 reaction time) acts first; a timed phase nobody acts in ends with the game's
-timeout action, played by the table as a clock would.
+timeout action, played by the table's clock (the ``CLOCK`` seat).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tripletopper.bots import Bot, SeatView, bot_factory
-from tripletopper.engine import TABLE, Action, Event, Game, State, derive_seed
+from tripletopper.engine import CLOCK, Action, Event, Game, State, derive_seed
 from tripletopper.errors import IllegalActionError
 
 Listener = Callable[[State, int, Action, list[Event]], None]
@@ -46,7 +46,7 @@ def choose_next(
     if best is None or (limit is not None and best[0] > limit[0]):
         if limit is None:
             raise BotError("no bot acted, and this phase has no time limit")
-        return TABLE, limit[1]
+        return CLOCK, limit[1]
     return best[1], best[2]
 
 

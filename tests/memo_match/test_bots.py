@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 
 from tripletopper.bots import LEVEL_ORDER, SeatView, bot_names, make_bot
 from tripletopper.cards import TRIPLE_TOPPER
-from tripletopper.engine import Rng
+from tripletopper.engine import CLOCK, Rng
 from tripletopper.games.memo_match import MemoMatch, matching_variables
 from tripletopper.runner import choose_next, play_game, simulate
 
@@ -121,7 +121,7 @@ def test_nobody_spots_when_there_is_no_pair_and_the_clock_ends_the_race():
     play(state, "declare")
     game = state.game
     bots = [make_bot("perfect", game, s, s) for s in range(3)]
-    assert choose_next(state, bots, [SeatView(state, s) for s in range(3)]) == (-1, ("timeout",))
+    assert choose_next(state, bots, [SeatView(state, s) for s in range(3)]) == (CLOCK, ("timeout",))
 
 
 def test_memory_wins_games_without_wilds():

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tripletopper.cards import TRIPLE_TOPPER
-from tripletopper.engine import TABLE, Rng
+from tripletopper.engine import CLOCK, TABLE, Rng
 from tripletopper.errors import IllegalActionError, MalformedActionError
 from tripletopper.games.memo_match import MemoMatch, MemoMatchState, matching_variables
 from tripletopper.games.memo_match.knowledge import holds
@@ -49,7 +49,7 @@ def strings(value: Any) -> set[str]:
 def choose(state: MemoMatchState, rng: Rng, declare_chance: float) -> tuple[int, Any]:
     seats = state.to_act()
     if state.timeout() and rng.random() < 0.1:
-        return TABLE, ("timeout",)
+        return CLOCK, ("timeout",)
     seat = seats[rng.below(len(seats))]
     legal = state.legal_actions(seat)
     if ("declare",) in legal and len(legal) > 1 and rng.random() >= declare_chance:
@@ -120,10 +120,13 @@ def test_random_games_keep_every_card_and_leak_nothing(case: tuple[MemoMatch, in
         accounted(state)
         if state.is_terminal():
             break
+        limit = state.timeout()  # the clock, and only the clock, plays a timed phase's end
+        assert state.legal_actions(CLOCK) == ([] if limit is None else [limit[1]])
+        assert state.legal_actions(TABLE) == []
         if step % 9 == 0:  # bad actions are refused and change nothing
             before = state.dump()
             for action in ODD_ACTIONS:
-                for seat in (0, TABLE):
+                for seat in (0, TABLE, CLOCK):
                     if action not in state.legal_actions(seat):
                         try:
                             state.apply(action, seat)  # type: ignore[arg-type]

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tripletopper.engine import TABLE
+from tripletopper.engine import CLOCK, CLOCK_ONLY, TABLE
 from tripletopper.errors import IllegalActionError, InvalidOptionError, MalformedActionError
 from tripletopper.games.memo_match import (
     MemoMatch,
@@ -11,6 +11,7 @@ from tripletopper.games.memo_match import (
     position_name,
 )
 
+from ..refusal import refused
 from .helpers import at, pile, play, stacked
 
 # --- players, order, layout, options ----------------------------------------------------------
@@ -191,7 +192,7 @@ def test_declaring_turns_every_card_up_and_starts_a_race_of_the_others():
     assert state.to_act() == (1, 2, 3)
     assert len(state.observation(3)["face_up"]) == 125
     assert state.timeout() == (30.0, ("timeout",))
-    assert state.legal_actions(TABLE) == [("timeout",)]
+    assert state.legal_actions(CLOCK) == [("timeout",)] and state.legal_actions(TABLE) == []
     assert len(state.legal_actions(2)) == 125 * 124 // 2 + 1  # every pair, and pass
     with pytest.raises(IllegalActionError, match="not seat 0's turn"):
         state.apply_text("claim A1 B1", 0)
@@ -223,10 +224,28 @@ def test_the_first_valid_claim_takes_the_pair_puts_the_declarer_out_and_relays_t
 def test_nobody_finds_a_pair_in_time_and_the_declarer_takes_everything():
     state, _ = declared()
     play(state, "pass", seat=1)
-    events = state.apply(("timeout",), TABLE)
+    events = state.apply(("timeout",), CLOCK)
     assert [e.type for e in events] == ["time_up", "took_all", "game_over"]
     assert len(state.piles[0]) == 125 and state.is_terminal()
     assert state.results().winners == (0,)
+
+
+def test_only_the_clock_ends_the_spotting_race():
+    state = stacked(4, "RC1 RC2 GT3", order=[0, 1, 2, 3], more=["GT3"])
+    assert state.timeout() is None and state.legal_actions(CLOCK) == []
+    refused(state, ("timeout",), CLOCK, "'timeout' is not the clock's: no timed phase is running")
+    refused(state, ("timeout",), 0, f"'timeout' is not allowed: {CLOCK_ONLY}")
+    refused(state, ("declare",), TABLE, "'declare' is not allowed: Memo Match has no table actions")
+    play(state, "declare")
+    # The declarer (who would take all 125 cards), a spotter, and the table a seated
+    # player may speak for: none of them may stand for the clock.
+    for seat in (0, 1, TABLE):
+        refused(state, ("timeout",), seat, f"'timeout' is not allowed: {CLOCK_ONLY}")
+    refused(state, ("pass",), CLOCK, "'pass' is not allowed: the clock plays only 'timeout'")
+    assert state.legal_actions(CLOCK) == [("timeout",)]
+    events = state.apply(("timeout",), CLOCK)
+    assert [e.type for e in events] == ["time_up", "took_all", "game_over"]
+    assert state.history[-1] == (CLOCK, ("timeout",)) and state.legal_actions(CLOCK) == []
 
 
 def test_the_declarer_takes_everything_when_nobody_is_left_to_spot():

@@ -11,7 +11,7 @@ import pytest
 
 from tests.server.conftest import seat_header
 from tests.test_simultaneous import Buzzer, BuzzerState
-from tripletopper.engine import Action
+from tripletopper.engine import CLOCK, CLOCK_ONLY, Action
 from tripletopper.games import GAMES
 
 
@@ -65,9 +65,27 @@ def test_a_timed_phase_ends_with_the_tables_timeout_action(client, buzzer):
         assert first["clock"]["phase_deadline"] > first["clock"]["now"]
         over = next_update(ws)
         assert time.monotonic() - started >= 0.25
-        assert over["actor"] == -1 and over["status"] == "finished"
-        assert over["events"] == [{"type": "timeout", "seat": -1}]
+        assert over["actor"] == CLOCK and over["status"] == "finished"
+        assert over["events"] == [{"type": "timeout", "seat": CLOCK}]
         assert over["results"]["winners"] == []
+
+
+@pytest.mark.parametrize("as_table", [True, False])
+def test_no_player_may_play_the_clocks_timeout(client, as_table):
+    """Not even as the table (``"table": true``, which closes an open Thirty-Two table)."""
+    options = {"quiz": True, "buzz_seconds": 600}
+    tid, tokens = seated(client, "toe", 2, ["Ann", "Bob"], options=options)
+    client.post(f"/api/tables/{tid}/start", headers=seat_header(tokens[0]))
+    with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+        assert hello(ws, tokens[0])["observation"]["phase"] == "buzz"
+        ws.send_json({"type": "action", "version": 0, "table": as_table,
+                      "action": {"type": "timeout"}})  # fmt: skip
+        refused = next_update(ws)
+        assert refused["type"] == "error" and refused["code"] == "illegal"
+        assert CLOCK_ONLY in refused["message"] and refused["version"] == 0
+        ws.send_json({"type": "sync", "version": 0})
+        again = ws.receive_json()
+        assert again["type"] == "state" and again["version"] == 0  # nothing changed
 
 
 def test_several_seats_race_and_the_slower_one_is_told_it_is_stale(client, buzzer):

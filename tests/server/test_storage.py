@@ -3,12 +3,29 @@
 from __future__ import annotations
 
 import asyncio
+import time
+import warnings
 
 import pytest
 from sqlalchemy.exc import IntegrityError
 
+from tripletopper import make_game
+from tripletopper.engine import CLOCK, TABLE
 from tripletopper.server import storage
-from tripletopper.server.storage import ActionRow, AddActions, Database, TableRow, sqlite_url
+from tripletopper.server.app import ServerConfig, create_app
+from tripletopper.server.storage import (
+    ActionRow,
+    AddActions,
+    Database,
+    SeatRow,
+    TableRow,
+    sqlite_url,
+)
+from tripletopper.server.tables import Settings, hash_token
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -54,3 +71,43 @@ def test_concurrent_jobs_are_committed_in_batches_and_all_kept(db_url):
 async def _expect_failure(db: Database) -> None:
     with pytest.raises(IntegrityError):
         await db.run(AddActions("t1", ActionRow(3, 0, {"type": "draw"}, 3.0)))
+
+
+def test_timeouts_stored_at_the_table_seat_move_to_the_clock_and_games_restore(db_url, tmp_path):
+    """Migration 0002: a game stored by the previous revision, with clock timeouts at
+    seat -1 (TABLE), restores after the upgrade; a closing of an open table stays -1."""
+    engine = storage.make_engine(db_url)
+    storage.migrate(engine, "0001")
+    now = time.time()
+    quiz = make_game("toe", 2, quiz=True, buzz_seconds=600)
+    people = {s: SeatRow(s, name, "human", token_hash=hash_token(f"token-{s}"))
+              for s, name in enumerate(["Ann", "Bob"])}  # fmt: skip
+    playing = TableRow(id="quiz", game="toe", players=2, options=dict(quiz.options), seed=3,
+                       status="playing", created_at=now, started_at=now, seats=people)  # fmt: skip
+    closed = TableRow(id="closed", game="thirty-two", players=3, options={"end": "open"},
+                      seed=4, status="finished", created_at=now, started_at=now)  # fmt: skip
+    timeout, buzz = {"type": "timeout"}, {"type": "buzz"}
+    with engine.begin() as conn:
+        storage.insert_table(conn, playing)
+        for n, (seat, wire) in enumerate([(TABLE, timeout), (0, buzz), (TABLE, timeout)]):
+            storage.add_action(conn, "quiz", ActionRow(n, seat, wire, now))
+        storage.insert_table(conn, closed)
+        storage.add_action(conn, "closed", ActionRow(0, TABLE, {"type": "close"}, now))
+    engine.dispose()
+
+    config = ServerConfig(data_dir=str(tmp_path), db_url=db_url, settings=Settings(bot_delay=0))
+    with (
+        TestClient(create_app(config)) as client,
+        client.websocket_connect("/ws/tables/quiz") as ws,
+    ):
+        ws.send_json({"type": "hello", "token": "token-1"})
+        assert ws.receive_json()["type"] == "welcome"
+        restored = ws.receive_json()
+    # Timed out, buzzed, the answer timed out: the turn went to seat 1.
+    assert restored["version"] == 3 and restored["to_act"] == [1]
+    assert restored["observation"]["quiz"]["questions_read"] == 2
+    db = Database(db_url)
+    rows = db.run_now(lambda conn: {t: storage.load_table(conn, t) for t in ("quiz", "closed")})
+    db.engine.dispose()
+    assert [a.seat for a in rows["quiz"].actions] == [CLOCK, 0, CLOCK]
+    assert [a.seat for a in rows["closed"].actions] == [TABLE]

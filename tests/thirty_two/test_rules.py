@@ -2,10 +2,11 @@
 
 import pytest
 
-from tripletopper.engine import TABLE
+from tripletopper.engine import CLOCK, TABLE
 from tripletopper.errors import IllegalActionError, InvalidOptionError, MalformedActionError
 from tripletopper.games.thirty_two import ThirtyTwo
 
+from ..refusal import refused
 from .helpers import deck_order, hand, play, stacked
 
 
@@ -447,6 +448,17 @@ def test_close_is_only_for_open_tables():
     assert state.legal_actions(TABLE) == []
     with pytest.raises(IllegalActionError, match="only an open-ended table"):
         state.apply(("close",), TABLE)
+
+
+def test_a_player_closes_an_open_table_as_the_table_never_as_the_clock():
+    state = ThirtyTwo(3, end="open").new_state(seed=2)
+    assert state.legal_actions(TABLE) == [("close",)] and state.legal_actions(CLOCK) == []
+    refused(state, ("close",), CLOCK, "'close' is not the clock's: no timed phase is running")
+    seat = state.to_act()[0]
+    refused(state, ("close",), seat, "closing the table is not a player's action")
+    events = state.apply(("close",), TABLE)
+    assert [e.type for e in events] == ["closed", "game_over"]
+    assert state.history == [(TABLE, ("close",))] and state.is_terminal()
 
 
 def test_first_elimination_ends_the_game_after_that_hand():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tripletopper.cards.three_up import THREE_UP
+from tripletopper.engine import CLOCK, TABLE
 from tripletopper.errors import IllegalActionError, InvalidOptionError, MalformedActionError
 from tripletopper.games.three_up_three_down import ThreeUpThreeDown
 
@@ -95,6 +96,10 @@ def test_choice_must_come_from_the_six_cards():
         state.apply_text("play 3", 0)
     with pytest.raises(MalformedActionError, match="needs 3 values"):
         state.apply_text("choose 8 10", 0)
+    with pytest.raises(IllegalActionError, match="3UP 3DOWN has no table actions"):
+        state.apply_text("choose 7 8 10", TABLE)
+    with pytest.raises(IllegalActionError, match="not the clock's: no timed phase is running"):
+        state.apply_text("choose 7 8 10", CLOCK)
     assert state.dump() == before
 
 

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from tripletopper.bots import LEVEL_ORDER, SeatView, bot_names, make_bot
 from tripletopper.cards import TRIPLE_TOPPER
-from tripletopper.engine import Rng
+from tripletopper.engine import CLOCK, Rng
 from tripletopper.games.toe import WASTED, Toe, cell_of
 from tripletopper.question_banks import builtin_bank
 from tripletopper.runner import choose_next, play_game, simulate
@@ -107,7 +107,7 @@ def test_quiz_bots_answer_with_their_accuracy_and_buzz_delay():
     assert sure.choose(views[0]) == ("answer", 0)  # the mini bank's answers are all A
     idle = [make_bot("heuristic:accuracy=0", game, s, s) for s in (0, 1)]
     fresh = game.new_state(2)
-    assert choose_next(fresh, idle, [SeatView(fresh, s) for s in (0, 1)]) == (-1, ("timeout",))
+    assert choose_next(fresh, idle, [SeatView(fresh, s) for s in (0, 1)]) == (CLOCK, ("timeout",))
     slow = make_bot("random:buzz=1:accuracy=0", game, 0, 3)
     fresh_view = SeatView(fresh, 0)
     assert slow.choose(fresh_view) == ("buzz",) and 0.8 <= slow.reaction_time(fresh_view) <= 1.2

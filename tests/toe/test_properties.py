@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tripletopper.cards import TRIPLE_TOPPER
-from tripletopper.engine import TABLE, Rng
+from tripletopper.engine import CLOCK, TABLE, Rng
 from tripletopper.errors import IllegalActionError, MalformedActionError
 from tripletopper.games.toe import LINES, WASTED, Toe, ToeState
 from tripletopper.question_banks import builtin_bank
@@ -99,14 +99,14 @@ def check_events(state: ToeState, events: list[Any], hidden: dict[int | None, se
 
 def choose(state: ToeState, rng: Rng) -> tuple[int, tuple[Any, ...]]:
     seats = list(state.to_act())
-    if len(seats) > 1:  # a buzz race: a random seat, or the table's timeout
+    if len(seats) > 1:  # a buzz race: a random seat, or the clock's timeout
         if rng.below(4) == 0:
-            return TABLE, ("timeout",)
+            return CLOCK, ("timeout",)
         seat = seats[rng.below(2)]
     else:
         seat = seats[0]
         if state.timeout() is not None and rng.below(8) == 0:
-            return TABLE, ("timeout",)
+            return CLOCK, ("timeout",)
     legal = state.legal_actions(seat)
     return seat, legal[rng.below(len(legal))]
 
@@ -129,10 +129,13 @@ def test_random_games_keep_every_invariant(case: tuple[Toe, int]) -> None:
         check_invariants(state)
         if state.is_terminal():
             break
+        limit = state.timeout()  # the clock, and only the clock, plays a timed phase's end
+        assert state.legal_actions(CLOCK) == ([] if limit is None else [limit[1]])
+        assert state.legal_actions(TABLE) == []
         if step % 7 == 0:  # illegal actions are refused and change nothing
             before = state.dump()
             for action in malformed(rng):
-                for seat in (0, 1, TABLE):
+                for seat in (0, 1, TABLE, CLOCK):
                     if action in state.legal_actions(seat):
                         continue
                     try:

@@ -6,10 +6,11 @@ import json
 
 import pytest
 
-from tripletopper.engine import TABLE
+from tripletopper.engine import CLOCK, CLOCK_ONLY, TABLE
 from tripletopper.errors import IllegalActionError, InvalidOptionError
 from tripletopper.games.toe import CELL_NAMES, Toe, cell_of
 
+from ..refusal import refused
 from .helpers import DRAWN_BOARD, MINI_BANK, act, preset, stacked
 
 HANDS = {0: "RC1 YH2 GT3", 1: "BS4 RH1 YT2"}
@@ -25,7 +26,7 @@ def test_turns_are_earned_by_questions_both_may_buzz():
     assert obs["phase"] == "buzz" and obs["to_act"] == [0, 1]
     assert obs["quiz"]["question"]["text"] == "Question 3?"
     assert state.legal_actions(0) == state.legal_actions(1) == [("buzz",)]
-    assert state.legal_actions(TABLE) == [("timeout",)]
+    assert state.legal_actions(CLOCK) == [("timeout",)] and state.legal_actions(TABLE) == []
     assert state.timeout() == (3.0, ("timeout",))
 
 
@@ -53,7 +54,7 @@ def test_a_wrong_answer_gives_the_opponent_the_turn():
 
 def test_an_unanswered_question_is_discarded_and_the_next_is_read():
     state = quiz(questions=[4, 2])
-    events = act(state, "timeout", seat=TABLE)
+    events = act(state, "timeout", seat=CLOCK)
     assert events[0] == {"type": "timed_out", "phase": "buzz"}
     assert events[1]["type"] == "question" and events[1]["id"] == 2
     assert state.to_act() == (0, 1) and state.questions_read == 2
@@ -63,12 +64,32 @@ def test_an_unanswered_question_is_discarded_and_the_next_is_read():
 def test_no_answer_in_time_counts_as_wrong():
     state = quiz(questions=[0])
     act(state, "buzz", seat=1)
-    events = act(state, "timeout", seat=TABLE)
+    events = act(state, "timeout", seat=CLOCK)
     assert events[0] == {"type": "timed_out", "phase": "answer", "seat": 1}
     assert events[1]["choice"] is None and events[1]["earned_by"] == 0
     untimed = quiz(questions=[0], answer_seconds=0)
     act(untimed, "buzz", seat=1)
-    assert untimed.timeout() is None and untimed.legal_actions(TABLE) == []
+    assert untimed.timeout() is None and untimed.legal_actions(CLOCK) == []
+
+
+def test_only_the_clock_ends_the_buzzing_and_the_answering():
+    state = quiz(questions=[0, 1])
+    for seat in (0, 1, TABLE):  # no player, nor the table a player may speak for
+        refused(state, ("timeout",), seat, f"'timeout' is not allowed: {CLOCK_ONLY}")
+    refused(state, ("buzz",), CLOCK, "'buzz' is not allowed: the clock plays only 'timeout'")
+    act(state, "buzz", seat=1)
+    assert state.legal_actions(CLOCK) == [("timeout",)]
+    for seat in (0, 1, TABLE):
+        refused(state, ("timeout",), seat, f"'timeout' is not allowed: {CLOCK_ONLY}")
+    refused(state, ("answer", 0), CLOCK, "the clock plays only 'timeout'")
+    act(state, "timeout", seat=CLOCK)  # unanswered: the turn goes to seat 0
+    assert state.to_act() == (0,) and state.timeout() is None
+    assert state.legal_actions(CLOCK) == [] and state.legal_actions(TABLE) == []
+    refused(state, ("timeout",), CLOCK, "'timeout' is not the clock's: no timed phase is running")
+    refused(state, ("draw",), CLOCK, "'draw' is not the clock's: no timed phase is running")
+    for seat in (0, TABLE):  # untimed: the game itself says why
+        refused(state, ("timeout",), seat, f"'timeout' is not allowed: {CLOCK_ONLY}")
+    refused(state, ("draw",), TABLE, "'draw' is not allowed: Toe has no table actions")
 
 
 def test_many_turns_in_a_row():
@@ -127,7 +148,7 @@ def test_equal_marks_go_to_one_tiebreaker_question():
     events = act(state, "draw", "play RC1")  # X's 32nd mark fills the board: 32-32
     assert [e["type"] for e in events[-3:]] == ["played", "tiebreak", "question"]
     assert events[-1]["tiebreak"] is True and not state.is_terminal()
-    act(state, "timeout", seat=TABLE)  # unanswered: another tiebreaker question
+    act(state, "timeout", seat=CLOCK)  # unanswered: another tiebreaker question
     act(state, "buzz", seat=1)
     events = act(state, "answer B", seat=1)  # wrong: the other player wins
     assert state.is_terminal() and state.results().winners == (0,)
@@ -157,8 +178,8 @@ def test_a_board_full_with_unequal_marks_needs_no_tiebreaker():
 
 def test_the_question_limit_draws_the_game():
     state = quiz(questions=[0, 1], max_questions=2)
-    act(state, "timeout", seat=TABLE)
-    events = act(state, "timeout", seat=TABLE)  # equal marks, no question left: shared draw
+    act(state, "timeout", seat=CLOCK)
+    events = act(state, "timeout", seat=CLOCK)  # equal marks, no question left: shared draw
     assert state.is_terminal() and state.results().winners == ()
     assert events[-1]["reason"] == "max_questions, tiebreak unanswered"
 
@@ -179,7 +200,7 @@ def test_the_bank_is_used_again_when_every_question_was_read():
     state = quiz()
     seen = [state.question]
     for _ in range(11):
-        act(state, "timeout", seat=TABLE)
+        act(state, "timeout", seat=CLOCK)
         seen.append(state.question)
     assert sorted(seen[:6]) == list(range(6)) and sorted(seen[6:]) == list(range(6))
 
@@ -188,7 +209,7 @@ def test_a_stacked_question_already_read_gives_way_to_a_random_one():
     state = quiz(questions=[1, 1, 4])
     seen = [state.question]
     for _ in range(2):
-        act(state, "timeout", seat=TABLE)
+        act(state, "timeout", seat=CLOCK)
         seen.append(state.question)
     assert seen[0] == 1 and seen[1] != 1 and state.qorder == []
     assert seen[2] == 4 or seen[1] == 4

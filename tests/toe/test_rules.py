@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tripletopper.cards import TRIPLE_TOPPER
-from tripletopper.engine import TABLE
+from tripletopper.engine import CLOCK, TABLE
 from tripletopper.errors import IllegalActionError, InvalidOptionError, MalformedActionError
 from tripletopper.games.toe import (
     CELL_NAMES,
@@ -330,11 +330,13 @@ def test_action_forms_round_trip():
         game.parse_action("answer Z")
 
 
-def test_the_table_has_no_action_in_the_plain_game():
+def test_the_table_and_the_clock_have_no_action_in_the_plain_game():
     state = Toe(2).new_state(1)
-    assert state.legal_actions(TABLE) == [] and state.timeout() is None
-    with pytest.raises(IllegalActionError):
-        state.apply(("timeout",), TABLE)
+    assert state.legal_actions(TABLE) == state.legal_actions(CLOCK) == []
+    assert state.timeout() is None
+    for seat in (TABLE, CLOCK):
+        with pytest.raises(IllegalActionError):
+            state.apply(("timeout",), seat)
 
 
 def test_compact_actions_with_values_out_of_range_are_malformed():

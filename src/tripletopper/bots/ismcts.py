@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tripletopper.bots.base import Bot, RandomBot, SeatView
-from tripletopper.engine import TABLE, Action, Game, Rng, State
+from tripletopper.engine import CLOCK, Action, Game, Rng, State
 
 Evaluate = Callable[[State, State], list[float]]
 """``evaluate(root, leaf)``: each seat's reward in [0, 1] at a playout's end.  ``root``
@@ -329,7 +329,7 @@ def _next_in_race(world: State, bots: list[Bot], views: list[SeatView]) -> tuple
         if limit is None:  # nobody will act and no clock: let the first seat play anything
             seat = world.to_act()[0]
             return seat, world.legal_actions(seat)[0]
-        return TABLE, limit[1]
+        return CLOCK, limit[1]
     return best[1], best[2]
 
 

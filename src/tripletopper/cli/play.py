@@ -6,7 +6,7 @@ a real table.  With several people at one keyboard (``--humans``) each sees
 only their own seat's view, on a screen cleared before the keyboard is passed;
 in races (buzzing in) each person has a key and the shared screen shows the
 public view only.  A timed phase (``State.timeout()``) gives the person to act
-its time limit, after which the table plays the timeout.
+its time limit, after which the table's clock plays the timeout.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from tripletopper.cli.common import (
     split_bots,
 )
 from tripletopper.cli.views import view_for
-from tripletopper.engine import TABLE, Action, Event, Game, Results, State, derive_seed
+from tripletopper.engine import CLOCK, Action, Event, Game, Results, State, derive_seed
 from tripletopper.errors import TripleTopperError
 from tripletopper.record import Record
 from tripletopper.runner import choose_next
@@ -171,7 +171,7 @@ class TerminalTable:
         limit = self.state.timeout()
         if not self.human_turn(limit[0] if limit else None) and limit is not None:
             self.console.print("[dim]Time is up.[/dim]")
-            self.apply(limit[1], TABLE)
+            self.apply(limit[1], CLOCK)
 
     def hand_to(self, seat: int) -> None:
         """Pass the keyboard to ``seat``: clear the screen first if it was someone else's."""
@@ -224,7 +224,7 @@ class TerminalTable:
             self.apply(quickest[2], quickest[1])
         elif limit is not None:
             self.console.print("[dim]Time is up.[/dim]")
-            self.apply(limit[1], TABLE)
+            self.apply(limit[1], CLOCK)
 
     def key_race(self, racing: list[int], deadline: float | None) -> bool:
         """People at one keyboard race: each has a key; the first to type it acts.

@@ -16,7 +16,7 @@ from rich.text import Text
 from tripletopper.cli.cards import narration
 from tripletopper.cli.common import NAMES, load_questions, questions_option
 from tripletopper.cli.views import view_for
-from tripletopper.engine import YOU
+from tripletopper.engine import CLOCK, YOU
 from tripletopper.errors import TripleTopperError
 from tripletopper.record import Record, load_records
 
@@ -78,7 +78,7 @@ def play_back(
     console.print(Rule(style="dim"))
     for number, (state, actor, action, events) in enumerate(record.steps(), 1):
         head = Text(f"{number:4}. ", style="dim")
-        who_acted = "Table" if actor < 0 else names[actor]
+        who_acted = "Clock" if actor == CLOCK else "Table" if actor < 0 else names[actor]
         head.append(f"{who_acted}: {game.action_to_text(action)}", style="dim")
         if all_seeing or seat == actor:  # others' actions are told by events as this seat saw them
             console.print(head)

@@ -10,12 +10,14 @@ from tripletopper.engine.actions import (
     IntParam,
 )
 from tripletopper.engine.events import YOU, Event, phrase
-from tripletopper.engine.game import TABLE, Game, Results, State
+from tripletopper.engine.game import CLOCK, CLOCK_ONLY, TABLE, Game, Results, State
 from tripletopper.engine.options import Option, OptionValue, parse_option_pairs
 from tripletopper.engine.rng import Rng, derive_seed
 from tripletopper.engine.stock import Stock
 
 __all__ = [
+    "CLOCK",
+    "CLOCK_ONLY",
     "TABLE",
     "YOU",
     "Action",

@@ -35,7 +35,14 @@ from tripletopper.errors import (
 )
 
 TABLE = -1
-"""The pseudo-seat of table-level actions (closing an open-ended table)."""
+"""The pseudo-seat of the table-level actions the rules give players (closing an
+open-ended Thirty-Two table); never a timeout."""
+
+CLOCK = -2
+"""The pseudo-seat of the table's clock: the only seat that plays :meth:`State.timeout`."""
+
+CLOCK_ONLY = "time-outs are played by the table's clock, not by a player"
+"""Why a player (or :data:`TABLE`) may not play a timeout."""
 
 
 @dataclass(frozen=True)
@@ -271,7 +278,11 @@ class State(ABC):
         """The whole state, hidden cards included: for tests and debugging only."""
 
     def _table_actions(self) -> list[Action]:
-        """Actions of the :data:`TABLE` pseudo-seat (none unless a game has them)."""
+        """Actions of the :data:`TABLE` pseudo-seat (none unless a game has them).
+
+        Only actions the rules let a player at the table call; a timeout is the
+        :data:`CLOCK`'s (see :meth:`timeout`), never listed here.
+        """
         return []
 
     def _explain_illegal(self, seat: int, action: Action) -> str | None:
@@ -286,8 +297,9 @@ class State(ABC):
         """The time limit of a timed phase, if one is running, and the action that ends it.
 
         The engine never reads a clock: whoever owns one (the server, the CLI,
-        the simulation runner) applies the action as the :data:`TABLE` seat
-        when the limit (in seconds) has passed without anyone acting.
+        the simulation runner) applies the action as the :data:`CLOCK` seat
+        when the limit (in seconds) has passed without anyone acting.  It is
+        the clock's only legal action, and nobody else's.
         """
         return None
 
@@ -332,6 +344,9 @@ class State(ABC):
             return self._legal
         if seat == TABLE:
             legal = [] if self.is_terminal() else self._table_actions()
+        elif seat == CLOCK:
+            limit = None if self.is_terminal() else self.timeout()
+            legal = [] if limit is None else [limit[1]]
         else:
             legal = self._legal_for(seat)
         self._legal_version = version
@@ -392,8 +407,16 @@ class State(ABC):
             return MalformedActionError(f"{action!r} is not a well-formed action")
         if self.is_terminal():
             return IllegalActionError(f"the game is over: {text!r} cannot be played")
-        if not isinstance(seat, int) or not (seat == TABLE or 0 <= seat < self.game.players):
+        if not isinstance(seat, int) or not (CLOCK <= seat < self.game.players):
             return IllegalActionError(f"there is no seat {seat!r}")
+        limit = self.timeout()
+        if seat == CLOCK:
+            if limit is None:
+                return IllegalActionError(f"{text!r} is not the clock's: no timed phase is running")
+            timeout = self.game.action_to_text(limit[1])
+            return IllegalActionError(f"{text!r} is not allowed: the clock plays only {timeout!r}")
+        if limit is not None and action == limit[1]:
+            return IllegalActionError(f"{text!r} is not allowed: {CLOCK_ONLY}")
         if seat != TABLE and seat not in self.to_act():
             waiting = ", ".join(f"seat {s}" for s in self.to_act())
             return IllegalActionError(f"it is not seat {seat}'s turn (waiting for {waiting})")

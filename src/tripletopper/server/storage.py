@@ -102,15 +102,16 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
-def migrate(engine: Engine) -> None:
-    """Bring the schema to the newest revision (Alembic, migrations shipped in the package)."""
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Bring the schema to ``revision``, by default the newest (Alembic, migrations shipped
+    in the package)."""
     config = Config()
     config.set_main_option(
         "script_location", str(resources.files("tripletopper.server") / "migrations")
     )
     with engine.begin() as conn:
         config.attributes["connection"] = conn
-        command.upgrade(config, "head")
+        command.upgrade(config, revision)
 
 
 # --- jobs: plain functions of a connection, run by the writer thread ----------------

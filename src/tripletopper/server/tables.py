@@ -36,7 +36,7 @@ import orjson
 from sqlalchemy.exc import DBAPIError
 
 from tripletopper.bots import Bot, SeatView, bot_factory, bot_names, default_bot
-from tripletopper.engine import TABLE, YOU, Action, Event, Game, State, derive_seed
+from tripletopper.engine import CLOCK, YOU, Action, Event, Game, State, derive_seed
 from tripletopper.errors import (
     IllegalActionError,
     InvalidOptionError,
@@ -708,7 +708,7 @@ class Table:
             limit = state.timeout()
             try:
                 if limit is not None and self.last_at + limit[0] <= now:
-                    await self._act_locked(TABLE, limit[1], version)
+                    await self._act_locked(CLOCK, limit[1], version)
                     return
                 clock = self.row.turn_clock
                 for seat in state.to_act():

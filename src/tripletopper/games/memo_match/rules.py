@@ -11,8 +11,9 @@ plays solitaire, scored by the turns needed to clear the table.
 
 Actions are tuples: ``("flip", position)``, ``("take", position)`` (a bonus
 card), ``("declare",)`` ("no matches"), ``("claim", (p, q))`` and ``("pass",)``
-while spotting, and ``("timeout",)``, played by the table when the spotting
-time is up.  Positions are ints named ``A1`` .. ``L10``, ``A11`` .. ``E11``
+while spotting, and ``("timeout",)``, played only by the table's clock (the
+:data:`~tripletopper.engine.CLOCK` seat) when the spotting time is up.
+Positions are ints named ``A1`` .. ``L10``, ``A11`` .. ``E11``
 (:mod:`tripletopper.games.memo_match.layout`).
 
 Knowledge is tracked per card (see :mod:`tripletopper.games.memo_match.knowledge`):
@@ -33,6 +34,7 @@ from typing import Any, ClassVar
 from tripletopper.cards.deck import Card
 from tripletopper.cards.triple_topper import TRIPLE_TOPPER
 from tripletopper.engine import (
+    CLOCK_ONLY,
     TABLE,
     Action,
     ActionCodec,
@@ -412,9 +414,6 @@ class MemoMatchState(State):
             self.claims = claims
         return claims
 
-    def _table_actions(self) -> list[Action]:
-        return [TIMEOUT] if self.phase == SPOT else []
-
     def timeout(self) -> tuple[float, Action] | None:
         return (self.game.spot_seconds, TIMEOUT) if self.phase == SPOT else None
 
@@ -451,18 +450,18 @@ class MemoMatchState(State):
                 events.append(Event("passed", {"seat": seat}))
             if not self.spotters:
                 self._declarer_takes_all(events)
-        else:  # timeout
+        else:  # the clock's timeout
             if events is not None:
                 events.append(Event("time_up", {"seconds": self.game.spot_seconds}))
             self._declarer_takes_all(events)
 
     def _explain_illegal(self, seat: int, action: Action) -> str | None:
         kind = action[0]
-        phase = self.phase
-        if seat == TABLE:
-            return "only the spotting race has a time limit"
         if kind == "timeout":
-            return "the time limit is played by the table's clock, not by a player"
+            return CLOCK_ONLY
+        if seat == TABLE:
+            return "Memo Match has no table actions"
+        phase = self.phase
         if phase == SPOT:
             if kind in ("claim", "pass"):
                 p, q = action[1] if kind == "claim" else (0, 0)

@@ -43,6 +43,7 @@ from tripletopper.cards.three_up import (
     parse_colors,
 )
 from tripletopper.engine import (
+    TABLE,
     Action,
     Event,
     Game,
@@ -564,6 +565,8 @@ class ThreeUpState(State):
 
     # --- refusing with a reason ----------------------------------------------------
     def _explain_illegal(self, seat: int, action: Action) -> str | None:
+        if seat == TABLE:
+            return "3UP 3DOWN has no table actions"
         kind = action[0]
         if self.phase == CHOOSE:
             if kind != "choose":

@@ -12,7 +12,8 @@ Cards are ints of :mod:`tripletopper.cards.triple_topper`, cells ints of
 
 - ``("draw",)``; ``("discard", cards)`` with 2 or 3 cards, ascending;
 - ``("play", card, cell)``, ``cell`` = :data:`WASTED` for a card that fits no free cell;
-- Quiz Show: ``("buzz",)``, ``("answer", choice)`` and the table's ``("timeout",)``.
+- Quiz Show: ``("buzz",)``, ``("answer", choice)`` and ``("timeout",)``, played only by
+  the table's clock (the :data:`~tripletopper.engine.CLOCK` seat).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 from tripletopper.cards.deck import Card
 from tripletopper.cards.triple_topper import TRIPLE_TOPPER, WILDS
 from tripletopper.engine import (
+    CLOCK_ONLY,
     TABLE,
     YOU,
     Action,
@@ -199,7 +201,7 @@ class Toe(Game):
             ),
             ActionKind("buzz", (), "Quiz Show: buzz in to answer the question"),
             ActionKind("answer", (LetterParam("choice"),), "Quiz Show: answer A, B, C, ..."),
-            ActionKind("timeout", (), "the table: time is up (a clock's action, not a player's)"),
+            ActionKind("timeout", (), "time is up (the table clock's action, not a player's)"),
         ]
     )
     setup_keys = ("x", "question_order")
@@ -409,9 +411,6 @@ class ToeState(State):
             return list(ANSWERS[: len(self._bank().questions[self.question].choices)])
         return [BUZZ_ACTION]
 
-    def _table_actions(self) -> list[Action]:
-        return [TIMEOUT] if self.timeout() is not None else []
-
     def timeout(self) -> tuple[float, Action] | None:
         if self.phase == BUZZ:
             return (self.game.buzz_seconds, TIMEOUT)
@@ -463,7 +462,7 @@ class ToeState(State):
                 events.append(Event("buzzed", {"seat": seat}))
         elif kind == "answer":
             self._answer(seat, action[1], events)
-        else:  # the table's timeout
+        else:  # the clock's timeout
             if self.phase == ANSWER:
                 if events is not None:
                     events.append(Event("timed_out", {"phase": "answer", "seat": self.buzzer}))
@@ -474,13 +473,13 @@ class ToeState(State):
                 self._next_question(events)
 
     def _explain_illegal(self, seat: int, action: Action) -> str | None:
-        if seat == TABLE:
-            return "only a clock ends a timed Quiz Show phase"
         kind = action[0]
+        if kind == "timeout":
+            return CLOCK_ONLY
+        if seat == TABLE:
+            return "Toe has no table actions"
         phase = self.phase
         hand = self.hands[seat]
-        if kind == "timeout":
-            return "time-outs are the table's, not a player's"
         if phase in (BUZZ, ANSWER):
             if kind == "answer" and phase == BUZZ:
                 return "buzz in first"
