@@ -2,7 +2,7 @@
 
 import pytest
 
-from tripletopper.engine import CLOCK, CLOCK_ONLY, TABLE
+from tripletopper.engine import CLOCK, CLOCK_ONLY, TABLE, ActionPattern
 from tripletopper.errors import IllegalActionError, InvalidOptionError, MalformedActionError
 from tripletopper.games.memo_match import (
     MemoMatch,
@@ -196,6 +196,25 @@ def test_declaring_turns_every_card_up_and_starts_a_race_of_the_others():
     assert len(state.legal_actions(2)) == 125 * 124 // 2 + 1  # every pair, and pass
     with pytest.raises(IllegalActionError, match="not seat 0's turn"):
         state.apply_text("claim A1 B1", 0)
+
+
+def test_the_claims_are_summed_up_as_any_two_cards_on_the_table():
+    state, _ = declared()
+    claims = ActionPattern("claim", tuple(range(125)), 2)
+    assert state.legal_summary(2) == [claims, ("pass",)] and claims.count == 7750
+    assert state.game.pattern_to_wire(claims) == {
+        "action": {"type": "claim"}, "field": "positions", "pick": 2,
+        "from": [position_name(p) for p in range(125)],
+    }  # fmt: skip
+    assert state.legal_summary(0) == [] and state.legal_summary(TABLE) == []
+    assert state.legal_summary(CLOCK) == [("timeout",)]
+    play(state, "claim A1 B1", seat=3)  # 123 cards laid out again: positions A1 .. C11
+    play(state, "declare", seat=1)
+    assert state.legal_summary(2) == [ActionPattern("claim", tuple(range(123)), 2), ("pass",)]
+    lone = stacked(3, "RC1", order=[0, 1, 2])
+    lone._remove(*range(1, 125))  # one card left: nothing to claim
+    play(lone, "declare")
+    assert lone.legal_summary(1) == [("pass",)] == lone.legal_actions(1)
 
 
 def test_a_wrong_claim_bars_the_claimer_for_the_rest_of_the_game():

@@ -57,7 +57,7 @@ def open_table(
     options: dict[str, Any] | None = None, start: bool = True, **extra: Any,
 ) -> tuple[str, list[str]]:  # fmt: skip
     """A table with ``humans`` people (seats 0..) and bots in the other seats."""
-    names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
+    names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
     with httpx.Client(base_url=base, timeout=30) as http:
         r = http.post(
             "/api/tables",
@@ -103,7 +103,7 @@ async def play_randomly(
             await asyncio.sleep(0.022)  # stay under the per-connection rate limit (50/s)
             if done(client) or not client.legal or client.version != seen:
                 continue
-            await client.act(rng.choice(client.legal)["action"])
+            await client.act(rng.choice(client.actions))
             await client.wait(lambda c, seen=seen: c.version != seen or bool(c.errors) or done(c))
             if client.errors:
                 raise AssertionError(f"refused: {client.errors}")

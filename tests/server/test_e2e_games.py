@@ -34,13 +34,16 @@ class Seat:
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.messages: list[dict[str, Any]] = []
+        self.sizes: list[int] = []  # of each message, in bytes
         self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
         self.page.on("websocket", lambda ws: ws.on("framereceived", self._received))
         self.page.goto(url)
         self.page.wait_for_selector("#conn:has-text('connected')")
 
     def _received(self, payload: str | bytes) -> None:
-        self.messages.append(json.loads(payload if isinstance(payload, str) else payload.decode()))
+        data = payload.encode() if isinstance(payload, str) else payload
+        self.messages.append(json.loads(data))
+        self.sizes.append(len(data))
 
     def view(self) -> dict[str, Any]:
         """The last state or update received."""
@@ -232,6 +235,14 @@ def test_memo_match_flips_declares_and_spots_by_clicking(browser, tmp_path):
                 saw_spotting = True
                 seats[0].shot("e2e-memo-match-spotting.png")
         assert declared and saw_spotting and saw_miss
+        spotting = [
+            (size, message)
+            for s in seats
+            for size, message in zip(s.sizes, s.messages, strict=True)
+            if message.get("observation", {}).get("phase") == "spot"
+        ]
+        assert max(size for size, _ in spotting) <= 50_000  # the claims are one pattern
+        assert any("pattern" in entry for _, message in spotting for entry in message["legal"])
         seats[0].page.wait_for_selector("#results-panel:not([hidden])")  # the turn limit ends it
         log = seats[0].page.inner_text("#log")
         assert "no matches" in log and "spot" in log

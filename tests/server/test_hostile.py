@@ -79,8 +79,9 @@ def test_a_player_cannot_fire_memo_matchs_spotting_clock(tmp_path, as_table):
             client, "memo-match", ["Ann", "Bob"], options={"spot_seconds": 60}
         )
         with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
-            seat = hello(ws, tokens[0])["seat"]
-            assert seat == 0
+            first = hello(ws)["to_act"][0]
+        with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+            hello(ws, tokens[first])
             ws.send_json({"type": "action", "action": {"type": "declare"}, "version": 0})
             assert until(ws, "update")["version"] == 1
             message = {"type": "action", "action": {"type": "timeout"}, "version": 1}
@@ -103,6 +104,7 @@ def test_a_player_cannot_fire_the_quiz_shows_clocks(tmp_path, phase):
                     hello(bob, tokens[1])
                     bob.send_json({"type": "action", "action": {"type": "buzz"}, "version": 0})
                     until(bob, "update")
+                assert until(ws, "update")["version"] == 1
                 version = 1
             ws.send_json({"type": "action", "action": {"type": "timeout"}, "table": True,
                           "version": version})  # fmt: skip

@@ -8,13 +8,18 @@ is the action's kind and whose other items are ints, bools or tuples of ints
 - the wire form ``{"type": "discard", "card": "GS1", "declare": false}`` and
 - the text form ``discard GS1`` (``discard GS1 declare``), which parses back.
 
+An :class:`ActionPattern` stands for many actions at once where listing them
+would be too much (any two of 125 face-up cards is 7,750 claims).
+
 Anything unreadable raises :class:`~tripletopper.errors.MalformedActionError`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import combinations
+from math import comb
 from typing import Any
 
 from tripletopper.cards.deck import Deck
@@ -175,6 +180,30 @@ class ActionKind:
     help: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class ActionPattern:
+    """Every action ``(kind, items)`` whose one argument is ``pick`` different values of
+    ``among``, kept in the order they have in ``among``.
+
+    The kind must take exactly that one argument, a tuple whose wire form lists its
+    items one by one (like :class:`CardsParam`).  :meth:`actions` lists them all.
+    """
+
+    kind: str
+    among: tuple[int, ...]
+    pick: int
+
+    def actions(self) -> Iterator[Action]:
+        """The actions, in the order of :func:`itertools.combinations` of ``among``."""
+        kind = self.kind
+        return ((kind, items) for items in combinations(self.among, self.pick))
+
+    @property
+    def count(self) -> int:
+        """How many actions the pattern stands for."""
+        return comb(len(self.among), self.pick)
+
+
 class ActionCodec:
     """Converts a game's actions between compact, wire and text forms."""
 
@@ -205,6 +234,18 @@ class ActionCodec:
         for param, value in zip(kind.params, action[1:], strict=True):
             out[param.name] = param.to_wire(value)
         return out
+
+    def pattern_to_wire(self, pattern: ActionPattern) -> dict[str, Any]:
+        """``{"action": {"type": kind}, "field", "pick", "from"}``: an action is ``action``
+        with ``field`` set to a list of ``pick`` different items of ``from``, in their order."""
+        kind = self._kind(pattern.kind)
+        (param,) = kind.params
+        return {
+            "action": {"type": kind.name},
+            "field": param.name,
+            "pick": pattern.pick,
+            "from": param.to_wire(pattern.among),
+        }
 
     def from_wire(self, raw: object) -> Action:
         if not isinstance(raw, Mapping):

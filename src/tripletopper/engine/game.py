@@ -23,7 +23,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from tripletopper.cards.deck import Card, Deck
-from tripletopper.engine.actions import Action, ActionCodec
+from tripletopper.engine.actions import Action, ActionCodec, ActionPattern
 from tripletopper.engine.events import Event
 from tripletopper.engine.options import Option, OptionValue, validate_options
 from tripletopper.engine.rng import Rng
@@ -191,6 +191,14 @@ class Game(ABC):
         """A short sentence for people; games override for nicer wording."""
         return self.action_to_text(action)
 
+    def pattern_to_wire(self, pattern: ActionPattern) -> dict[str, Any]:
+        """A pattern of :meth:`State.legal_summary` as JSON data (``docs/protocol.md``)."""
+        return self.codec.pattern_to_wire(pattern)
+
+    def describe_pattern(self, pattern: ActionPattern) -> str:
+        """A short sentence for people: the kind's help line unless a game says better."""
+        return self.codec.kinds[pattern.kind].help or pattern.kind
+
     def describe_event(self, event: Mapping[str, Any], names: Sequence[str]) -> str:
         """One event (as a seat sees it) in words; games override."""
         return str(event.get("type"))
@@ -353,6 +361,15 @@ class State(ABC):
         self._legal_seat = seat
         self._legal = legal
         return legal
+
+    def legal_summary(self, seat: int | None = None) -> Sequence[Action | ActionPattern]:
+        """:meth:`legal_actions`, where a game may describe a large family as a pattern.
+
+        Each :class:`ActionPattern`, expanded in place (``pattern.actions()``), gives back
+        exactly ``legal_actions(seat)``, in its order.  It is what a client is sent, so a
+        game overrides it where the list would run into the thousands (Memo Match's claims).
+        """
+        return self.legal_actions(seat)
 
     def _legal_for(self, seat: int) -> list[Action]:
         """Legal actions of any player seat: none unless it may act now.

@@ -10,7 +10,10 @@ bots use it; ``docs/protocol.md`` describes the same protocol for any language.
         while not client.finished:
             await client.wait(lambda c: c.legal or c.finished)
             if client.legal:
-                await client.act(client.legal[0]["action"])
+                await client.act(client.actions[0])
+
+``legal`` is what the server sent: plain actions and patterns that stand for many
+(``docs/protocol.md``); ``actions`` lists every legal action, patterns expanded.
 """
 
 from __future__ import annotations
@@ -20,10 +23,25 @@ import contextlib
 import json
 import time
 from collections.abc import Callable
+from itertools import combinations
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
+
+
+def expand(legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every action (wire form) that entries of ``legal`` stand for, patterns expanded."""
+    out = []
+    for entry in legal:
+        if "pattern" not in entry:
+            out.append(entry["action"])
+            continue
+        pattern = entry["pattern"]
+        base, field = pattern["action"], pattern["field"]
+        for items in combinations(pattern["from"], pattern["pick"]):
+            out.append({**base, field: list(items)})
+    return out
 
 
 class TableClient:
@@ -61,6 +79,11 @@ class TableClient:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
+
+    @property
+    def actions(self) -> list[dict[str, Any]]:
+        """Every legal action now, in wire form (``legal`` with its patterns expanded)."""
+        return expand(self.legal)
 
     @property
     def finished(self) -> bool:

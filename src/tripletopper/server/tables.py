@@ -36,7 +36,7 @@ import orjson
 from sqlalchemy.exc import DBAPIError
 
 from tripletopper.bots import Bot, SeatView, bot_factory, bot_names, default_bot
-from tripletopper.engine import CLOCK, YOU, Action, Event, Game, State, derive_seed
+from tripletopper.engine import CLOCK, YOU, Action, ActionPattern, Event, Game, State, derive_seed
 from tripletopper.errors import (
     IllegalActionError,
     InvalidOptionError,
@@ -510,9 +510,15 @@ class Table:
         out["observation"] = state.public_observation() if seat is None else state.observation(seat)
         to_act = state.to_act()
         out["to_act"] = list(to_act)
-        legal = state.legal_actions(seat) if seat is not None and seat in to_act else []
+        legal = state.legal_summary(seat) if seat is not None and seat in to_act else []
         out["legal"] = [
             {
+                "pattern": game.pattern_to_wire(a),
+                "label": game.describe_pattern(a),
+                "count": a.count,
+            }
+            if isinstance(a, ActionPattern)
+            else {
                 "action": game.action_to_wire(a),
                 "label": game.describe_action(a),
                 "text": game.action_to_text(a),

@@ -197,13 +197,16 @@ function renderGame() {
 
 // Every legal action as a button, except those the renderer draws as clickable things and
 // asks not to list (its optional buttons(legal, obs)): a wild card's 64 cells, a grid's flips.
+// A pattern (many actions in one entry: Memo Match's claims) is never a button: the drawing
+// offers it.
 function renderActions() {
   const box = clear($("actions"));
   const view = page.view;
   const legal = (view && view.legal) || [];
   $("actions-panel").hidden = page.seat === null || !view || view.status !== "playing";
   $("actions-title").textContent = legal.length ? "Your move" : "Waiting";
-  const listed = legal.length && page.renderer && page.renderer.buttons ? page.renderer.buttons(legal, view.observation) : legal;
+  const plain = legal.filter((item) => item.action);
+  const listed = plain.length && page.renderer && page.renderer.buttons ? page.renderer.buttons(plain, view.observation) : plain;
   for (const item of listed) {
     box.append(el("button", { type: "button", disabled: page.sending, "data-action": JSON.stringify(item.action), title: item.text,
       onclick: () => act(item.action) }, item.label));

@@ -111,8 +111,9 @@ class PairParam(Param):
     def __init__(self, name: str) -> None:
         self.name = name
 
-    def to_wire(self, value: tuple[int, int]) -> list[str]:
-        return [POSITION_NAMES[value[0]], POSITION_NAMES[value[1]]]
+    def to_wire(self, value: tuple[int, ...]) -> list[str]:
+        """The names of the positions (of more than two for a pattern's candidates)."""
+        return [POSITION_NAMES[p] for p in value]
 
     def from_wire(self, raw: Any) -> tuple[int, int]:
         if not isinstance(raw, list) or len(raw) != 2:

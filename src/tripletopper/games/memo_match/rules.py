@@ -39,6 +39,7 @@ from tripletopper.engine import (
     Action,
     ActionCodec,
     ActionKind,
+    ActionPattern,
     Event,
     Game,
     Option,
@@ -413,6 +414,14 @@ class MemoMatchState(State):
             claims.mask = self.occ
             self.claims = claims
         return claims
+
+    def legal_summary(self, seat: int | None = None) -> Sequence[Action | ActionPattern]:
+        """While spotting: "claim any two of the cards on the table (all face up)", and pass."""
+        if seat is None:
+            seat = self.current_seat()
+        if self.phase == SPOT and seat in self.spotters and len(self.at) >= 2:
+            return [ActionPattern("claim", tuple(self.at), 2), PASS]
+        return self.legal_actions(seat)
 
     def timeout(self) -> tuple[float, Action] | None:
         return (self.game.spot_seconds, TIMEOUT) if self.phase == SPOT else None

@@ -6,10 +6,10 @@
 // face up on a real table before being turned back.
 // The observation's `recall` (every card this seat has seen, kept for bots) is never read
 // here: remembering where the cards lie is the game.
-import { badge, legalBy, playerBox, plural, pressable } from "/static/games/parts.js";
+import { badge, fromPattern, legalBy, patternOf, playerBox, plural, pressable } from "/static/games/parts.js";
 
 const COLUMNS = "ABCDEFGHIJKL";
-const DRAWN = new Set(["flip", "take", "claim"]);
+const DRAWN = new Set(["flip", "take"]);
 
 // The first card of a claim being made.
 let claim = { key: null, first: null };
@@ -18,7 +18,8 @@ let claim = { key: null, first: null };
 // (render may run several times for one update: keep the faces of the update before it.)
 let shown = { key: null, faceUp: {}, before: {} };
 
-// The page lists "no matches" and pass; flips, bonus takes and claims are the grid's cards.
+// The page lists "no matches" and pass; flips, bonus takes and claims (sent as one pattern:
+// any two of the face-up cards) are the grid's cards.
 export function buttons(legal) {
   return legal.filter((item) => !DRAWN.has(item.action.type));
 }
@@ -32,7 +33,7 @@ function status(obs, ctx) {
   const you = (seat) => seat === ctx.seat;
   if (obs.result) return "Game over.";
   if (obs.phase === "spot") {
-    const spotting = ctx.legal.some((item) => item.action.type === "claim");
+    const spotting = patternOf(ctx, "claim") !== null;
     return `${name(obs.declarer)} declared "no matches": every card is face up. `
       + (spotting ? "Spot a pair: click two cards (a wrong claim bars you from spotting)." : "The others race to spot a pair.");
   }
@@ -84,16 +85,17 @@ export function render(root, obs, ctx) {
 
   // the grid: face-down cards by name, face-up cards drawn
   const flips = legalBy(ctx, obs.phase === "bonus" ? "take" : "flip", (a) => a.position);
-  const claims = legalBy(ctx, "claim", (a) => a.positions.join(" "));
+  const claims = patternOf(ctx, "claim");
+  const claimable = new Set(claims ? claims.pattern.from : []);
   const pickForClaim = (name) => {
     if (claim.first === null || claim.first === name) {
       claim.first = claim.first === name ? null : name;
       redraw();
       return;
     }
-    const item = claims.get(`${claim.first} ${name}`) || claims.get(`${name} ${claim.first}`);
+    const action = fromPattern(claims, [claim.first, name]);
     claim.first = null;
-    if (item) ctx.act(item.action); else redraw();
+    if (action) ctx.act(action); else redraw();
   };
   // A missed pair stays drawn face up until the next update, as both cards lay face up
   // on a real table before they were turned back.
@@ -111,7 +113,7 @@ export function render(root, obs, ctx) {
       const code = obs.face_up[name];
       cell = code ? cards.card(code) : cards.back("", `${name}: face up, hidden from you`);
       cell.classList.add("memo-up");
-      if (claims.size) {
+      if (claimable.has(name)) {
         pressable(cell, () => pickForClaim(name), `${claim.first ? `claim with ${claim.first}` : "claim"}: ${name}${code ? ` (${cards.longName(code)})` : ""}`);
         if (claim.first === name) cell.classList.add("picked");
       }

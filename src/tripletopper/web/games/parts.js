@@ -28,8 +28,23 @@ export function pressable(node, run, label) {
 // The legal actions of one type, by a key made of the action (e.g. its card).
 export function legalBy(ctx, type, key) {
   const found = new Map();
-  for (const item of ctx.legal) if (item.action.type === type) found.set(key(item.action), item);
+  for (const item of ctx.legal) if (item.action && item.action.type === type) found.set(key(item.action), item);
   return found;
+}
+
+// The legal entry that is a pattern of actions of one type (many actions in one: see
+// docs/protocol.md), or null.
+export function patternOf(ctx, type) {
+  return ctx.legal.find((item) => item.pattern && item.pattern.action.type === type) || null;
+}
+
+// The action a pattern entry stands for with `items` chosen (put in the pattern's order),
+// or null unless they are `pick` different items of its `from`.
+export function fromPattern(entry, items) {
+  const { action, field, pick, from } = entry.pattern;
+  const at = items.map((item) => from.indexOf(item));
+  if (at.length !== pick || at.includes(-1) || new Set(at).size !== pick) return null;
+  return { ...action, [field]: at.sort((a, b) => a - b).map((i) => from[i]) };
 }
 
 export function plural(n, word, many = `${word}s`) {
