@@ -8,6 +8,7 @@ import sys
 
 import click
 
+from tripletopper.server.botpool import DEADLINE
 from tripletopper.server.tables import Settings
 
 
@@ -42,28 +43,43 @@ from tripletopper.server.tables import Settings
     help="Seconds a bot waits before its move, so people can follow.",
 )
 @click.option(
+    "--bot-workers",
+    default=None,
+    type=click.IntRange(min=1),
+    help="Worker processes that make bot decisions  [default: one per core].",
+)
+@click.option(
+    "--bot-deadline",
+    default=DEADLINE,
+    show_default=True,
+    type=click.FloatRange(min=0.1),
+    help="Seconds a bot may think; past it the game's default bot moves for it.",
+)
+@click.option(
     "--log-level",
     default="info",
     show_default=True,
     type=click.Choice(["debug", "info", "warning", "error"]),
 )
 def serve_command(
-    host: str, port: int, db_url: str | None, data_dir: str, bot_delay: float, log_level: str
+    host: str, port: int, db_url: str | None, data_dir: str, bot_delay: float,
+    bot_workers: int | None, bot_deadline: float, log_level: str,
 ) -> None:  # fmt: skip
     """Run the online card room: open the printed URL in a browser."""
     import uvicorn
 
     from tripletopper.server.app import ServerConfig, create_app
 
-    # Bot and database threads hand the GIL back to the event loop sooner (default 5 ms).
+    # The database thread hands the GIL back to the event loop sooner (default 5 ms).
     sys.setswitchinterval(0.001)
     # Fewer young-generation collections (the default, 700, means one every few actions
     # with a thousand connections); start-up objects are frozen out of sight (freeze_gc).
     gc.set_threshold(10_000, 20, 20)
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(message)s")
     config = ServerConfig(
-        data_dir=data_dir, db_url=db_url, settings=Settings(bot_delay=bot_delay), freeze_gc=True
-    )
+        data_dir=data_dir, db_url=db_url, bot_workers=bot_workers, freeze_gc=True,
+        settings=Settings(bot_delay=bot_delay, bot_deadline=bot_deadline),
+    )  # fmt: skip
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     where = config.url() if db_url is None else "the database at --db"
     click.echo(f"Triple Topper card room: open http://{shown}:{port}/ in your browser")

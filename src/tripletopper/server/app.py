@@ -32,10 +32,10 @@ from tripletopper.bots import bot_class, bot_names
 from tripletopper.engine import YOU, State
 from tripletopper.games import GAMES
 from tripletopper.record import Record
+from tripletopper.server.botpool import BotPool
 from tripletopper.server.protocol import Connection
 from tripletopper.server.storage import Database, sqlite_url
 from tripletopper.server.tables import FINISHED, ClientError, Room, Settings, Table
-from tripletopper.server.workers import Lanes
 
 log = logging.getLogger("tripletopper.server")
 
@@ -47,7 +47,8 @@ class ServerConfig:
     data_dir: str = "data"
     db_url: str | None = None
     settings: Settings = field(default_factory=Settings)
-    bot_threads: int = 2
+    bot_workers: int | None = None
+    """Worker processes for bot decisions (None: one per core)."""
     freeze_gc: bool = False
     """After start-up, move every object made so far out of the garbage collector's sight
     (``gc.freeze``): long-lived modules and tables then cost nothing at each collection."""
@@ -88,8 +89,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         db = Database(config.url())
         db.migrate()
         db.start()
-        lanes = Lanes(config.bot_threads)
-        room = Room(db, lanes, config.settings)
+        pool = BotPool(config.bot_workers, config.settings.bot_deadline)
+        room = Room(db, pool, config.settings)
         state["room"] = room
         restored = await room.restore()
         if restored:
@@ -101,7 +102,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             yield
         finally:
             await room.close()
-            lanes.shutdown()
+            pool.close()
             db.stop()
 
     app = FastAPI(

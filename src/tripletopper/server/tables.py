@@ -13,9 +13,10 @@ the table's ``asyncio.Lock``, in this order:
 
 The server contains no game-specific logic: options, actions, observations,
 narration, timed phases and default actions all come from the engine contract.
-Bots think in a thread pool on a clone of the state, without the table lock,
-and their action is then submitted like anyone's, checked against the version
-they decided on.
+Bots think in worker processes (:mod:`tripletopper.server.botpool`: fair between
+tables, under a deadline) on a clone of the state, without the table lock, and
+their action is then submitted like anyone's, checked against the version they
+decided on.
 """
 
 from __future__ import annotations
@@ -26,14 +27,14 @@ import hashlib
 import logging
 import secrets
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 import orjson
 
-from tripletopper.bots import Bot, SeatView, bot_factory, bot_names, default_bot
+from tripletopper.bots import Bot, SeatView, bot_factory, bot_names, check_spec, default_bot
 from tripletopper.engine import TABLE, YOU, Action, Event, Game, State, derive_seed
 from tripletopper.errors import (
     IllegalActionError,
@@ -43,11 +44,17 @@ from tripletopper.errors import (
 )
 from tripletopper.question_banks import make_game
 from tripletopper.server import storage
+from tripletopper.server.botpool import (
+    DEADLINE,
+    BotPool,
+    Decision,
+    Job,
+    default_decision,
+    room_bot,
+)
 from tripletopper.server.storage import ActionRow, Database, SeatRow, TableRow
-from tripletopper.server.workers import Lanes
 
 log = logging.getLogger("tripletopper.server")
-T = TypeVar("T")
 
 OPEN, PLAYING, FINISHED = "open", "playing", "finished"
 LOG_KEEP = 40
@@ -125,6 +132,8 @@ class Settings:
     """Seconds a bot waits before acting on its turn, so people can follow the game."""
     keep_finished: float = 600.0
     """Seconds a finished game stays in memory once nobody watches it (it stays stored)."""
+    bot_deadline: float = DEADLINE
+    """Seconds a bot's decision may take; then the game's default bot moves for it."""
 
 
 class Table:
@@ -251,7 +260,7 @@ class Table:
         if not isinstance(spec, str) or not spec.strip() or len(spec) > 100:
             raise ClientError("bad_bot", f"choose a bot: {', '.join(bot_names(self.game.name))}")
         try:
-            bot_factory(spec, self.game)
+            check_spec(spec, self.game, bounded=True)
         except InvalidOptionError as exc:
             raise ClientError("bad_bot", str(exc)) from None
         return spec.strip()
@@ -314,7 +323,7 @@ class Table:
 
     def _make_bot(self, seat: int) -> None:
         spec = self.row.seats[seat].bot or "random"
-        self.bots[seat] = bot_factory(spec, self.game)(seat, derive_seed(self.row.seed, seat, 1))
+        self.bots[seat] = room_bot(spec, self.game)(seat, derive_seed(self.row.seed, seat, 1))
         self.bot_inbox[seat] = []
 
     # --- restoring after a restart -----------------------------------------------------------
@@ -543,17 +552,23 @@ class Table:
             state = self.state
             if state is None or state.version != version:
                 return
-            bot = self.bots[seat]
             inbox, self.bot_inbox[seat] = self.bot_inbox[seat], []
             view = SeatView(state.clone(), seat)  # the bot thinks on its own copy
             started = time.monotonic()
-            action, delay = await self.room.in_pool(partial(_decide, bot, view, inbox, race))
+            job = Job(self.bots[seat], view, inbox, race, derive_seed(self.row.seed, seat, version))
+            decision = await self.room.in_pool(self.id, job)
+            if decision.bot is not None:
+                self.bots[seat] = decision.bot  # what it remembers now
+            else:  # the default bot decided for it: it sees these events next time
+                self.bot_inbox[seat][:0] = inbox
+            action = decision.action
             if action is None:
                 self.bot_waiting[seat] = version
                 return
-            wait = (delay if race else self.room.settings.bot_delay) - (time.monotonic() - started)
-            if wait > 0:
-                await asyncio.sleep(wait)
+            delay = decision.delay if race else self.room.settings.bot_delay
+            while (wait := started + delay - time.monotonic()) > 0 and self.version == version:
+                # In a race someone may act first: then stop waiting, to decide anew.
+                await asyncio.sleep(min(wait, 0.25) if race else wait)
             async with self.lock:
                 if self.state is None or self.state.version != version or self.closed:
                     return  # someone else acted first: decide again below
@@ -639,14 +654,11 @@ class Table:
     async def _timeout_action(self, seat: int) -> Action:
         state = self.state
         assert state is not None
-        if self.row.on_timeout == "bot":
-            spec = default_bot(self.game.name)
+        if self.row.on_timeout == "bot":  # the default bot is a cheap heuristic: decide here
             seed = derive_seed(self.row.seed, seat, state.version)
-            bot = bot_factory(spec, self.game)(seat, seed)
-            view = SeatView(state.clone(), seat)
-            action, _delay = await self.room.in_pool(partial(_decide, bot, view, [], False))
+            action = default_decision(SeatView(state.clone(), seat), seed, False).action
             if action is not None:
-                return tuple(action)
+                return action
         return state.default_action(seat)
 
     # --- clients -------------------------------------------------------------------------------
@@ -661,23 +673,12 @@ class Table:
         self._cancel_clock()
 
 
-def _decide(
-    bot: Bot, view: SeatView, inbox: list[Mapping[str, Any]], race: bool
-) -> tuple[Action | None, float]:
-    """A bot's decision, in a worker thread: its action and its reaction time in a race."""
-    if inbox:
-        bot.observe(inbox)
-    action = bot.choose(view)
-    delay = bot.reaction_time(view) if race and action is not None else 0.0
-    return action, delay
-
-
 class Room:
-    """Every table of the server, the database and the bots' thread pool."""
+    """Every table of the server, the database and the bots' worker processes."""
 
-    def __init__(self, db: Database, lanes: Lanes, settings: Settings | None = None) -> None:
+    def __init__(self, db: Database, pool: BotPool, settings: Settings | None = None) -> None:
         self.db = db
-        self.lanes = lanes
+        self.pool = pool
         self.settings = settings or Settings()
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
@@ -688,9 +689,10 @@ class Room:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def in_pool(self, fn: Callable[[], T]) -> T:
-        """Blocking work (a bot's decision) in a worker thread, off the event loop."""
-        return await self.lanes.run(fn)
+    async def in_pool(self, table_id: str, job: Job) -> Decision:
+        """A bot's decision in a worker process, in turn with other tables' (never raises
+        for the bot's fault: past the deadline the game's default bot decides)."""
+        return await self.pool.decide(table_id, job)
 
     async def restore(self) -> int:
         """Rebuild every unfinished game by replay; bots and clocks resume."""
