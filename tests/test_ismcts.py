@@ -75,3 +75,17 @@ def test_levels_exist_and_take_budget_parameters():
         make_bot(level, game, 0, 1)
     bot = make_bot("hard:iterations=30", game, 0, 1)
     assert bot.iterations == 30  # type: ignore[attr-defined]
+
+
+def test_a_callers_time_budget_stops_an_iteration_budget_early():
+    game = ThirtyTwo(4)
+    state = game.new_state(seed=5)
+    seat = state.current_seat()
+    assert len(state.legal_actions()) > 1
+    bot = hard(state, seat, iterations=200)
+    bot.choose(SeatView(state, seat))
+    assert bot.last.iterations == 200  # no budget given: exactly its iterations
+    pressed = hard(state, seat, iterations=10**9)
+    pressed.time_budget = 0.05  # what the card room tells it
+    assert pressed.choose(SeatView(state, seat)) in state.legal_actions()
+    assert 0 < pressed.last.iterations < 10**9

@@ -75,7 +75,11 @@ def find_bank(ident: str) -> QuestionBank:
 
 def make_game(name: str, players: int | None = None, **options: object) -> Game:
     """A game by registry name, with the question bank its options name (if any)."""
-    cls = game_class(name)
+    return new_game(game_class(name), players, **options)
+
+
+def new_game(cls: type[Game], players: int | None = None, **options: object) -> Game:
+    """A game of class ``cls``, with the question bank its options name (if any)."""
     count = cls.min_players if players is None else players
     needed = getattr(cls, "bank_needed", None)
     ident = needed(cls.check_players(count), options) if needed is not None else None

@@ -138,3 +138,4 @@ def test_the_serve_command_is_registered():
     result = CliRunner().invoke(cli, ["serve", "--help"])
     assert result.exit_code == 0
     assert "--db" in result.output and "--data-dir" in result.output
+    assert "--bot-workers" in result.output and "--bot-deadline" in result.output

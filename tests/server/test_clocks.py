@@ -107,7 +107,8 @@ def test_several_seats_race_and_the_slower_one_is_told_it_is_stale(client, buzze
         assert late["type"] == "error" and late["code"] in ("stale", "not_playing")
 
 
-def test_a_bot_races_people_in_a_simultaneous_phase(client, buzzer):
+def test_a_bot_races_people_in_a_simultaneous_phase(client, monkeypatch):
+    monkeypatch.setitem(GAMES, "buzzer", Buzzer)  # 3 s: time to start a bot worker process
     tid, tokens = seated(client, "buzzer", 2, ["Ann"])
     client.post(
         f"/api/tables/{tid}/seats/1/bot", json={"bot": "random"}, headers=seat_header(tokens[0])

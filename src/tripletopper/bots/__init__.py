@@ -2,7 +2,10 @@
 
 A bot is named by a spec ``name`` or ``name:param=value:param=value``
 (``heuristic:margin=1.0``).  ``random`` plays every game; other bots are
-written for one game each.
+written for one game each.  :func:`check_spec` checks a spec; with
+``bounded=True`` (the card room) it also refuses one that would work harder per
+decision than :func:`room_limits` allows, while the CLI and tournaments may
+give research bots any budget.
 
 >>> bot_names("thirty-two")
 ['easy', 'medium', 'hard', 'expert', 'heuristic', 'ismcts', 'random']
@@ -13,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tripletopper.bots import memo_match, thirty_one, thirty_two, three_up_three_down, toe
-from tripletopper.bots.base import Bot, RandomBot, SeatView
+from tripletopper.bots.base import Bot, RandomBot, SeatView, bot_parameters
 from tripletopper.bots.ismcts import ISMCTSBot, SearchSpec
-from tripletopper.bots.levels import LEVELS, searching
+from tripletopper.bots.levels import EXPERT_SECONDS, LEVELS, searching
 from tripletopper.bots.three_up_three_down import ThreeUpHeuristic
 from tripletopper.bots.toe import ToeHeuristic, ToeRandom
 from tripletopper.engine import Game
@@ -128,6 +131,11 @@ def bot_factory(spec: str, game: Game) -> BotFactory:
     """Check a bot spec once; the factory then makes that bot for any seat and seed."""
     name, raw = parse_spec(spec)
     cls = bot_class(name, game.name)
+    takes = bot_parameters(cls)
+    for key in raw:
+        if key not in takes:
+            known = f"its parameters: {', '.join(takes)}" if takes else "it takes none"
+            raise InvalidOptionError(f"bot {name!r} has no parameter {key!r} ({known})")
     params = {key: _convert(value) for key, value in raw.items()}
 
     def factory(seat: int, seed: int) -> Bot:
@@ -135,10 +143,60 @@ def bot_factory(spec: str, game: Game) -> BotFactory:
 
     try:
         factory(0, 0)
-    except TypeError as exc:
+    except (TypeError, ValueError, ArithmeticError) as exc:
         raise InvalidOptionError(f"bad parameters for bot {name!r}: {exc}") from None
-    except ValueError as exc:
-        raise InvalidOptionError(f"bad parameters for bot {name!r}: {exc}") from None
+    return factory
+
+
+COSTS = ("iterations", "seconds", "depth", "samples")
+"""Bot parameters that set how much work one decision takes: search iterations, a
+search's time budget, its tree depth, the deals a heuristic samples."""
+
+_limits: dict[str, dict[str, float]] = {}
+
+
+def decision_costs(bot: Bot) -> dict[str, float]:
+    """The cost parameters of ``bot`` and of the bots it consults (a fallback, an inner
+    bot): the largest value of each."""
+    costs: dict[str, float] = {}
+    todo = [bot]
+    while todo:
+        for key, value in vars(todo.pop()).items():
+            if isinstance(value, Bot):
+                todo.append(value)
+            elif key in COSTS and isinstance(value, int | float):
+                costs[key] = max(costs.get(key, value), value)
+    return costs
+
+
+def room_limits(game: Game) -> dict[str, float]:
+    """The most work a card-room bot may do per decision in ``game``: no cost higher
+    than the costliest bot the game offers by name at its defaults (its ``expert``
+    level; ``ismcts`` where no level searches, as in Memo Match), and a time budget
+    of at most :data:`EXPERT_SECONDS`."""
+    limits = _limits.get(game.name)
+    if limits is None:
+        limits = {"seconds": EXPERT_SECONDS}
+        for name in bot_names(game.name):
+            for key, value in decision_costs(bot_class(name, game.name)(game, 0, 0)).items():
+                limits[key] = max(limits.get(key, value), value)
+        _limits[game.name] = limits
+    return limits
+
+
+def check_spec(spec: str, game: Game, *, bounded: bool = False) -> BotFactory:
+    """:func:`bot_factory`, refusing with ``bounded`` a bot that would work harder
+    per decision than :func:`room_limits` allows (naming the parameter and its maximum)."""
+    factory = bot_factory(spec, game)
+    if bounded:
+        limits = room_limits(game)
+        for key, value in sorted(decision_costs(factory(0, 0)).items()):
+            limit = limits.get(key, 0.0)
+            if not value <= limit:  # also refuses NaN
+                raise InvalidOptionError(
+                    f"{key}={value:g} is more than the card room allows: "
+                    f"at most {key}={limit:g} for {game.title} bots"
+                )
     return factory
 
 
@@ -158,5 +216,9 @@ __all__ = [
     "bot_class",
     "bot_factory",
     "bot_names",
+    "bot_parameters",
+    "check_spec",
+    "decision_costs",
     "make_bot",
+    "room_limits",
 ]

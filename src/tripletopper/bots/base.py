@@ -8,6 +8,7 @@ everything the seat cannot see is dealt again at random.
 
 from __future__ import annotations
 
+import inspect
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any, ClassVar
@@ -54,6 +55,12 @@ class Bot(ABC):
     description: ClassVar[str] = ""
     wants_events: ClassVar[bool] = False
     """True if :meth:`observe` should receive every event (bots with a memory)."""
+    parameters: ClassVar[tuple[str, ...] | None] = None
+    """The parameters a spec may set (``name:key=value``); None: the keyword
+    parameters of ``__init__`` (see :func:`bot_parameters`)."""
+    time_budget: float | None = None
+    """Seconds the caller allows one decision (the card room sets it before each);
+    a bot that can decide sooner when pressed (a search) stops in time.  None: no limit."""
 
     def __init__(self, game: Game, seat: int, seed: int = 0, **params: Any) -> None:
         if params:
@@ -72,6 +79,18 @@ class Bot(ABC):
 
     def observe(self, events: list[Mapping[str, Any]]) -> None:  # noqa: B027 - optional hook
         """Events of an applied action, as this seat sees them (if ``wants_events``)."""
+
+
+def bot_parameters(cls: type[Bot]) -> tuple[str, ...]:
+    """The parameters a spec may give a bot of ``cls``."""
+    if cls.parameters is not None:
+        return cls.parameters
+    skip = ("self", "game", "seat", "seed")
+    return tuple(
+        name
+        for name, p in inspect.signature(cls.__init__).parameters.items()
+        if name not in skip and p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)
+    )
 
 
 class RandomBot(Bot):

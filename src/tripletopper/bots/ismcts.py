@@ -34,7 +34,9 @@ choices) are not searched: the bot hands them to its fallback bot (the game's
 heuristic), and playouts resolve them the way the runner does.
 
 Deterministic for a seed when the budget is in iterations; a time budget
-stops on the clock (outside the engine) and so may vary run to run.
+(``seconds=``) stops on the clock (outside the engine) and so may vary run to
+run.  A caller's ``time_budget`` (the card room's, below its deadline) also
+stops an iteration budget early, so a loaded machine costs strength, not time.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from tripletopper.bots.base import Bot, RandomBot, SeatView
 from tripletopper.engine import CLOCK, Action, Game, Rng, State
@@ -160,6 +162,9 @@ class ISMCTSBot(Bot):
 
     name = "ismcts"
     description = "information-set Monte Carlo tree search over the seat's own view"
+    parameters: ClassVar[tuple[str, ...] | None] = (
+        "iterations", "seconds", "exploration", "confidence", "depth",
+    )  # fmt: skip
 
     def __init__(
         self, game: Game, seat: int, seed: int = 0, *, iterations: int = 1000,
@@ -203,7 +208,9 @@ class ISMCTSBot(Bot):
         spec = self.spec
         c = self.exploration
         started = time.perf_counter()
-        deadline = started + self.seconds if self.seconds > 0 else None
+        timed = self.seconds > 0  # a time budget instead of an iteration budget
+        limits = [t for t in (self.seconds if timed else None, self.time_budget) if t is not None]
+        deadline = started + min(limits) if limits else None
         iterations = 0
         me = self.seat
         players = self.game.players
@@ -214,10 +221,9 @@ class ISMCTSBot(Bot):
         # only public facts (hand number, counters), the same in every sample.
         origin = view.sample(rng)
         while True:
-            if deadline is not None:
-                if iterations and time.perf_counter() >= deadline:
-                    break
-            elif iterations >= self.iterations:
+            if not timed and iterations >= self.iterations:
+                break
+            if deadline is not None and iterations and time.perf_counter() >= deadline:
                 break
             iterations += 1
             world = view.sample(rng)

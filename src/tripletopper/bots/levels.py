@@ -12,11 +12,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from tripletopper.bots.base import Bot, SeatView
+from tripletopper.bots.base import Bot, SeatView, bot_parameters
 from tripletopper.bots.ismcts import ISMCTSBot, SearchSpec
 from tripletopper.engine import Action, Game
 
 LEVELS = ("easy", "medium", "hard", "expert")
+EXPERT_SECONDS = 2.0
+"""The time an expert decision may take on one core: every game's ``expert`` budget
+(in iterations) decides well within it (0.1-0.5 s median, ``benchmarks/ismcts.py``).
+The card room allows a ``seconds=`` budget up to it and sets its deadline above it."""
 
 
 def sloppy(inner: type[Bot], mistakes: float, description: str) -> type[Bot]:
@@ -50,6 +54,7 @@ def sloppy(inner: type[Bot], mistakes: float, description: str) -> type[Bot]:
 
     Sloppy.wants_events = inner.wants_events
     Sloppy.description = description
+    Sloppy.parameters = ("mistakes", *bot_parameters(inner))
     return Sloppy
 
 
@@ -61,6 +66,7 @@ def preset(inner: type[Bot], description: str, **defaults: Any) -> type[Bot]:
             super().__init__(game, seat, seed, **{**defaults, **params})
 
     Preset.description = description
+    Preset.parameters = bot_parameters(inner)
     return Preset
 
 
@@ -75,7 +81,7 @@ def searching(
                 game, seat, seed,
                 iterations=int(params.pop("iterations", iterations)),
                 seconds=float(params.pop("seconds", seconds)),
-                exploration=params.pop("exploration", None),
+                exploration=_number(params.pop("exploration", None)),
                 confidence=float(params.pop("confidence", 1.0)),
                 depth=int(params.pop("depth", 1)),
                 spec=spec, fallback=fallback(game, seat, seed, **params),
@@ -83,4 +89,9 @@ def searching(
 
     Searching.description = description
     Searching.wants_events = fallback.wants_events
+    Searching.parameters = (*bot_parameters(ISMCTSBot), *bot_parameters(fallback))
     return Searching
+
+
+def _number(value: object) -> float | None:
+    return None if value is None else float(value)  # type: ignore[arg-type]

@@ -8,6 +8,7 @@ import sys
 
 import click
 
+from tripletopper.server.botpool import DEADLINE
 from tripletopper.server.tables import Settings
 
 
@@ -49,6 +50,19 @@ from tripletopper.server.tables import Settings
     "on a trusted network).",
 )
 @click.option(
+    "--bot-workers",
+    default=None,
+    type=click.IntRange(min=1),
+    help="Worker processes that make bot decisions  [default: one per core].",
+)
+@click.option(
+    "--bot-deadline",
+    default=DEADLINE,
+    show_default=True,
+    type=click.FloatRange(min=0.1),
+    help="Seconds a bot may think; past it the game's default bot moves for it.",
+)
+@click.option(
     "--log-level",
     default="info",
     show_default=True,
@@ -56,7 +70,7 @@ from tripletopper.server.tables import Settings
 )
 def serve_command(
     host: str, port: int, db_url: str | None, data_dir: str, bot_delay: float,
-    rate_limits: bool, log_level: str,
+    rate_limits: bool, bot_workers: int | None, bot_deadline: float, log_level: str,
 ) -> None:  # fmt: skip
     """Run the online card room: open the printed URL in a browser."""
     import uvicorn
@@ -64,17 +78,20 @@ def serve_command(
     from tripletopper.server.app import ServerConfig, create_app
     from tripletopper.server.storage import StorageError, open_database
 
-    # Bot and database threads hand the GIL back to the event loop sooner (default 5 ms).
+    # The database thread hands the GIL back to the event loop sooner (default 5 ms).
     sys.setswitchinterval(0.001)
     # Fewer young-generation collections (the default, 700, means one every few actions
     # with a thousand connections); start-up objects are frozen out of sight (freeze_gc).
     gc.set_threshold(10_000, 20, 20)
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(message)s")
-    settings = Settings(bot_delay=bot_delay)
+    settings = Settings(bot_delay=bot_delay, bot_deadline=bot_deadline)
     if not rate_limits:
         settings.rates = {}
         settings.open_per_address = 1_000_000
-    config = ServerConfig(data_dir=data_dir, db_url=db_url, settings=settings, freeze_gc=True)
+    config = ServerConfig(
+        data_dir=data_dir, db_url=db_url, bot_workers=bot_workers, freeze_gc=True,
+        settings=settings,
+    )  # fmt: skip
     try:  # a database that cannot be opened or migrated: one line, not a traceback
         open_database(config.url()).stop()
     except StorageError as exc:

@@ -33,6 +33,7 @@ from tripletopper.bots import bot_class, bot_names
 from tripletopper.engine import YOU, State
 from tripletopper.games import GAMES
 from tripletopper.record import Record
+from tripletopper.server.botpool import BotPool
 from tripletopper.server.guards import (
     AddressLimits,
     BodyLimit,
@@ -41,9 +42,18 @@ from tripletopper.server.guards import (
     error_response,
 )
 from tripletopper.server.protocol import Connection
-from tripletopper.server.storage import open_database, sqlite_url
-from tripletopper.server.tables import OVER, ClientError, Room, Settings, Table, encode
-from tripletopper.server.workers import Lanes
+from tripletopper.server.storage import SeatRow, open_database, sqlite_url
+from tripletopper.server.tables import (
+    OVER,
+    ClientError,
+    Room,
+    Settings,
+    Table,
+    encode,
+    hash_token,
+    new_token,
+    person_name,
+)
 
 log = logging.getLogger("tripletopper.server")
 
@@ -55,7 +65,8 @@ class ServerConfig:
     data_dir: str = "data"
     db_url: str | None = None
     settings: Settings = field(default_factory=Settings)
-    bot_threads: int = 2
+    bot_workers: int | None = None
+    """Worker processes for bot decisions (None: one per core)."""
     freeze_gc: bool = False
     """After start-up, move every object made so far out of the garbage collector's sight
     (``gc.freeze``): long-lived modules and tables then cost nothing at each collection."""
@@ -101,8 +112,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db = open_database(config.url())
         db.start()
-        lanes = Lanes(config.bot_threads)
-        room = Room(db, lanes, config.settings)
+        pool = BotPool(config.bot_workers, config.settings.bot_deadline)
+        room = Room(db, pool, config.settings)
         state["room"] = app.state.room = room
         restored = await room.restore()
         if restored:
@@ -115,7 +126,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             yield
         finally:
             await room.close()
-            lanes.shutdown()
+            pool.close()
             db.stop()
 
     app = FastAPIOffline(  # /docs with Swagger UI served from the package, not a CDN
@@ -216,10 +227,15 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         open tables capped per client address."""
         address = client_address(request)
         address_limits.hit("create", address)
-        table, token = await room().create(
+        seats, token = {}, None
+        if body.name is not None:
+            token = new_token()
+            seats[body.seat] = SeatRow(
+                body.seat, person_name(body.name), "human", None, hash_token(token)
+            )
+        table = await room().create(
             body.game, body.players, body.options, turn_clock=body.turn_clock,
-            on_timeout=body.on_timeout, address=address,
-            sit=None if body.name is None else (body.seat, body.name),
+            on_timeout=body.on_timeout, address=address, seats=seats,
         )  # fmt: skip
         out: dict[str, Any] = {"table": table.summary()}
         if token is not None:

@@ -27,10 +27,22 @@ from sqlalchemy import Connection, Engine, create_engine, event, select
 from sqlalchemy.engine import make_url
 
 from tripletopper.server import schema
-from tripletopper.server.workers import Outcome, settle
 
 T = TypeVar("T")
 Job = Callable[[Connection], Any]
+Outcome = tuple[Any, BaseException | None]
+"""A job's value, or the exception it raised."""
+
+
+def settle(futures: list[asyncio.Future[Any]], outcomes: list[Outcome]) -> None:
+    """Give each waiting future its job's value or exception (batched hand-overs)."""
+    for future, (value, exc) in zip(futures, outcomes, strict=True):
+        if future.done():
+            continue
+        if exc is not None:
+            future.set_exception(exc)
+        else:
+            future.set_result(value)
 
 
 def sqlite_url(data_dir: str | Path) -> str:

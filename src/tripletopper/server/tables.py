@@ -13,9 +13,10 @@ the table's ``asyncio.Lock``, in this order:
 
 The server contains no game-specific logic: options, actions, observations,
 narration, timed phases and default actions all come from the engine contract.
-Bots think in a thread pool on a clone of the state, without the table lock,
-and their action is then submitted like anyone's, checked against the version
-they decided on.
+Bots think in worker processes (:mod:`tripletopper.server.botpool`: fair between
+tables, under a deadline) on a clone of the state, without the table lock, and
+their action is then submitted like anyone's, checked against the version they
+decided on.
 """
 
 from __future__ import annotations
@@ -27,15 +28,15 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 import orjson
 from sqlalchemy.exc import DBAPIError
 
-from tripletopper.bots import Bot, SeatView, bot_factory, bot_names, default_bot
+from tripletopper.bots import Bot, SeatView, bot_factory, bot_names, check_spec, default_bot
 from tripletopper.engine import CLOCK, YOU, Action, ActionPattern, Event, Game, State, derive_seed
 from tripletopper.errors import (
     IllegalActionError,
@@ -46,11 +47,17 @@ from tripletopper.errors import (
 from tripletopper.games import game_class
 from tripletopper.question_banks import make_game
 from tripletopper.server import names, storage
+from tripletopper.server.botpool import (
+    DEADLINE,
+    BotPool,
+    Decision,
+    Job,
+    default_decision,
+    room_bot,
+)
 from tripletopper.server.storage import ActionRow, Database, SeatRow, TableRow
-from tripletopper.server.workers import Lanes
 
 log = logging.getLogger("tripletopper.server")
-T = TypeVar("T")
 
 OPEN, PLAYING, FINISHED = "open", "playing", "finished"
 ABANDONED, EXPIRED, BROKEN = "abandoned", "expired", "broken"
@@ -158,6 +165,8 @@ class Settings:
     """Seconds a running game goes on once no person is seated; then it ends as abandoned."""
     sweep_every: float = 60.0
     """Seconds between two looks for expired open tables."""
+    bot_deadline: float = DEADLINE
+    """Seconds a bot's decision may take; then the game's default bot moves for it."""
 
 
 class Table:
@@ -286,7 +295,7 @@ class Table:
         if not isinstance(spec, str) or not spec.strip() or len(spec) > 100:
             raise ClientError("bad_bot", f"choose a bot: {', '.join(bot_names(self.game.name))}")
         try:
-            bot_factory(spec, self.game)
+            check_spec(spec, self.game, bounded=True)
         except InvalidOptionError as exc:
             raise ClientError("bad_bot", str(exc)) from None
         return spec.strip()
@@ -351,7 +360,7 @@ class Table:
 
     def _make_bot(self, seat: int) -> None:
         spec = self.row.seats[seat].bot or "random"
-        self.bots[seat] = bot_factory(spec, self.game)(seat, derive_seed(self.row.seed, seat, 1))
+        self.bots[seat] = room_bot(spec, self.game)(seat, derive_seed(self.row.seed, seat, 1))
         self.bot_inbox[seat] = []
 
     # --- restoring after a restart -----------------------------------------------------------
@@ -636,17 +645,23 @@ class Table:
             state = self.state
             if state is None or state.version != version:
                 return
-            bot = self.bots[seat]
             inbox, self.bot_inbox[seat] = self.bot_inbox[seat], []
             view = SeatView(state.clone(), seat)  # the bot thinks on its own copy
             started = time.monotonic()
-            action, delay = await self.room.in_pool(partial(_decide, bot, view, inbox, race))
+            job = Job(self.bots[seat], view, inbox, race, derive_seed(self.row.seed, seat, version))
+            decision = await self.room.in_pool(self.id, job)
+            if decision.bot is not None:
+                self.bots[seat] = decision.bot  # what it remembers now
+            else:  # the default bot decided for it: it sees these events next time
+                self.bot_inbox[seat][:0] = inbox
+            action = decision.action
             if action is None:
                 self.bot_waiting[seat] = version
                 return
-            wait = (delay if race else self.room.settings.bot_delay) - (time.monotonic() - started)
-            if wait > 0:
-                await asyncio.sleep(wait)
+            delay = decision.delay if race else self.room.settings.bot_delay
+            while (wait := started + delay - time.monotonic()) > 0 and self.version == version:
+                # In a race someone may act first: then stop waiting, to decide anew.
+                await asyncio.sleep(min(wait, 0.25) if race else wait)
             async with self.lock:
                 if self.state is None or self.state.version != version or self.closed:
                     return  # someone else acted first: decide again below
@@ -732,14 +747,11 @@ class Table:
     async def _timeout_action(self, seat: int) -> Action:
         state = self.state
         assert state is not None
-        if self.row.on_timeout == "bot":
-            spec = default_bot(self.game.name)
+        if self.row.on_timeout == "bot":  # the default bot is a cheap heuristic: decide here
             seed = derive_seed(self.row.seed, seat, state.version)
-            bot = bot_factory(spec, self.game)(seat, seed)
-            view = SeatView(state.clone(), seat)
-            action, _delay = await self.room.in_pool(partial(_decide, bot, view, [], False))
+            action = default_decision(SeatView(state.clone(), seat), seed, False).action
             if action is not None:
-                return tuple(action)
+                return action
         return state.default_action(seat)
 
     # --- clients -------------------------------------------------------------------------------
@@ -754,23 +766,12 @@ class Table:
         self._cancel_clock()
 
 
-def _decide(
-    bot: Bot, view: SeatView, inbox: list[Mapping[str, Any]], race: bool
-) -> tuple[Action | None, float]:
-    """A bot's decision, in a worker thread: its action and its reaction time in a race."""
-    if inbox:
-        bot.observe(inbox)
-    action = bot.choose(view)
-    delay = bot.reaction_time(view) if race and action is not None else 0.0
-    return action, delay
-
-
 class Room:
-    """Every table of the server, the database and the bots' thread pool."""
+    """Every table of the server, the database and the bots' worker processes."""
 
-    def __init__(self, db: Database, lanes: Lanes, settings: Settings | None = None) -> None:
+    def __init__(self, db: Database, pool: BotPool, settings: Settings | None = None) -> None:
         self.db = db
-        self.lanes = lanes
+        self.pool = pool
         self.settings = settings or Settings()
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
@@ -802,9 +803,10 @@ class Room:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def in_pool(self, fn: Callable[[], T]) -> T:
-        """Blocking work (a bot's decision) in a worker thread, off the event loop."""
-        return await self.lanes.run(fn)
+    async def in_pool(self, table_id: str, job: Job) -> Decision:
+        """A bot's decision in a worker process, in turn with other tables' (never raises
+        for the bot's fault: past the deadline the game's default bot decides)."""
+        return await self.pool.decide(table_id, job)
 
     async def restore(self) -> int:
         """Rebuild every unfinished game by replay; bots and clocks resume.
@@ -879,14 +881,13 @@ class Room:
         turn_clock: float | None = None, on_timeout: str = "default", seed: int | None = None,
         decks: list[list[str]] | None = None, setup: dict[str, Any] | None = None,
         seats: dict[int, SeatRow] | None = None, rematch_of: str | None = None,
-        start: bool = False, sit: tuple[object, object] | None = None,
-        address: str | None = None,
-    ) -> tuple[Table, str | None]:  # fmt: skip
+        start: bool = False, address: str | None = None,
+    ) -> Table:  # fmt: skip
         """A new table, checked whole before anything is stored.
 
-        The game and options are validated by the engine; ``sit`` seats a person
-        (seat, name) at once and the answer holds their token; ``address`` counts
-        the table against that client's cap of open tables.
+        The game and options are validated by the engine, ``seats`` (people sitting
+        down at once) against its seats; ``address`` counts the table against that
+        client's cap of open tables.
         """
         if not isinstance(options, dict):
             raise ClientError("bad_options", "options are an object of option names and values")
@@ -908,14 +909,10 @@ class Room:
             raise ClientError("bad_options", "a turn clock is from 1 to 3600 seconds")
         if on_timeout not in ("default", "bot"):
             raise ClientError("bad_options", "on_timeout is 'default' or 'bot'")
-        seats = dict(seats or {})
-        token = None
-        if sit is not None:
-            seat, name = sit
+        seats = seats or {}
+        for seat in seats:
             if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < game.players:
                 raise ClientError("bad_seat", f"seats are numbered 0 to {game.players - 1}")
-            token = new_token()
-            seats[seat] = SeatRow(seat, person_name(name), "human", None, hash_token(token))
         if address is not None:
             self._check_open_cap(address)
         now = time.time()
@@ -933,7 +930,7 @@ class Room:
             self.opened_by.setdefault(address, set()).add(row.id)
         if start:
             table._begin(now)
-        return table, token
+        return table
 
     def _check_open_cap(self, address: str) -> None:
         mine = self.opened_by.get(address)
@@ -964,7 +961,7 @@ class Room:
             for info in seats.values():
                 if info.name.endswith(" (bot)") and info.kind == "bot":
                     info.name = info.name[: -len(" (bot)")] + " bot"
-            new, _token = await self.create(
+            new = await self.create(
                 row.game, row.players, dict(row.options), turn_clock=row.turn_clock,
                 on_timeout=row.on_timeout, seats=seats, rematch_of=row.id, start=True,
             )  # fmt: skip
