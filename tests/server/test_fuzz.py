@@ -556,7 +556,12 @@ class Socket:
     def hello(self, token: str | None) -> None:
         self.ws.send(dumps({"type": "hello", "token": token}))
         replies = self.settle()
-        assert [m["type"] for m in replies[:2]] == ["welcome", "state"], replies
+        assert replies and replies[0]["type"] == "welcome", replies
+        while not any(m["type"] == "state" for m in replies):
+            # the state waits while an action is being saved: it comes after the pong then
+            message = json.loads(self.ws.recv(timeout=10))
+            self._see(message)
+            replies.append(message)
 
     def settle(self) -> list[dict[str, Any]]:
         """Ping and read up to the pong: every answer to what was sent before it."""

@@ -20,8 +20,9 @@ from click.testing import CliRunner
 from tests.server.conftest import TestClient, seat_header
 from tripletopper.cli import cli
 from tripletopper.server.app import ServerConfig, create_app
+from tripletopper.server.botpool import BotPool
 from tripletopper.server.protocol import MAX_QUEUE_BYTES, SYNC_INTERVAL, Connection
-from tripletopper.server.tables import Settings
+from tripletopper.server.tables import Room, Settings
 
 
 @contextmanager
@@ -422,3 +423,47 @@ def test_a_game_that_does_not_replay_is_marked_broken_and_others_restore(tmp_pat
             assert ws.receive_json()["code"] == "broken"
     reports = [r for r in caplog.records if broken in r.getMessage() and "broken" in r.getMessage()]
     assert len(reports) == 1
+
+
+# --- stored before anyone hears of it, sync included ---------------------------------------------
+
+
+def test_a_sync_during_the_saving_of_an_action_waits_until_it_is_saved(tmp_path):
+    import asyncio
+
+    from tripletopper.server import storage
+    from tripletopper.server.storage import SeatRow
+
+    async def main() -> None:
+        db = storage.open_database(storage.sqlite_url(tmp_path))
+        db.start()
+        room_ = Room(db, BotPool(1, 5.0), Settings(bot_delay=0))
+        try:
+            people = {s: SeatRow(s, name, "human", None, f"h{s}") for s, name in
+                      enumerate(["Ann", "Bob", "Cat"])}  # fmt: skip
+            table = await room_.create("thirty-two", 3, {}, seats=people, start=True)
+            assert table.state is not None
+            seat = table.state.to_act()[0]
+            gate, real = asyncio.Event(), db.run
+
+            async def slow_disk(job):
+                if isinstance(job, storage.AddActions):
+                    await gate.wait()
+                return await real(job)
+
+            db.run = slow_disk  # type: ignore[method-assign]
+            saving = asyncio.get_running_loop().create_task(table.act(seat, {"type": "draw"}, 0))
+            await asyncio.sleep(0.05)
+            assert table.version == 1 and table.storing  # applied, not yet saved
+            watcher = Connection(None, room_, table.id)  # type: ignore[arg-type]
+            watcher.table, watcher.seat = table, None
+            watcher.sync(None)
+            assert watcher.queue.empty()  # nothing about version 1 before it is saved
+            gate.set()
+            await saving
+            assert json.loads(watcher.queue.get_nowait())["version"] == 1
+        finally:
+            await room_.close()
+            db.stop()
+
+    asyncio.run(main())

@@ -162,6 +162,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> Response:
+        if exc.status_code == 400:  # FastAPI's own: a body that is not JSON text
+            return error_response(422, "malformed", "the request body is not readable JSON")
         code = {404: "not_found", 405: "bad_method", 413: "too_large"}.get(exc.status_code, "bad")
         return error_response(exc.status_code, code, str(exc.detail), **(exc.headers or {}))
 

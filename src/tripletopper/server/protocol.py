@@ -156,13 +156,13 @@ class Connection:
                 raise ClientError("malformed", "a message must be a JSON object")
             kind = message.get("type")
             ref = message.get("ref")
-            if ref is not None and not isinstance(ref, str | int):
-                ref = None
+            if not isinstance(ref, str | int) or isinstance(ref, bool):
+                ref = None  # echoed only as the plain value a client can match
             try:
                 if kind == "hello":
                     await self.hello(message)
                 elif kind == "action":
-                    await self.action(message)
+                    await self.action(message, ref)
                 elif kind == "sync":
                     self.sync(message.get("version"))
                 elif kind == "ping":
@@ -218,11 +218,14 @@ class Connection:
         self.synced_at = time.monotonic()
         if self.table is None or self.dropped:
             return
+        if self.table.storing:  # an applied action not yet saved: nobody may see it yet
+            self.table.after_store.append(self._send_sync)
+            return
         version = self.sync_version
         since = version if isinstance(version, int) and not isinstance(version, bool) else None
         self.push(self.table.snapshot_text(self.seat, since))
 
-    async def action(self, message: dict[str, Any]) -> None:
+    async def action(self, message: dict[str, Any], ref: str | int | None) -> None:
         table = self._table()
         extra = set(message) - {"type", "action", "version", "ref", "table"}
         if extra:
@@ -235,7 +238,6 @@ class Connection:
         if "action" not in message:
             raise ClientError("malformed", "an action message needs 'action'")
         await table.act(seat, message["action"], message.get("version"))
-        ref = message.get("ref")
         if ref is not None:
             self.send({"type": "ack", "ref": ref, "version": table.version})
 

@@ -28,7 +28,7 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Protocol
@@ -37,7 +37,17 @@ import orjson
 from sqlalchemy.exc import DBAPIError
 
 from tripletopper.bots import Bot, SeatView, bot_factory, bot_names, check_spec, default_bot
-from tripletopper.engine import CLOCK, YOU, Action, ActionPattern, Event, Game, State, derive_seed
+from tripletopper.engine import (
+    CLOCK,
+    YOU,
+    Action,
+    ActionPattern,
+    Event,
+    Game,
+    Results,
+    State,
+    derive_seed,
+)
 from tripletopper.errors import (
     IllegalActionError,
     InvalidOptionError,
@@ -189,6 +199,9 @@ class Table:
         self.timer: asyncio.TimerHandle | None = None
         self.closed = False
         self.changes = 0
+        self.storing = False
+        """An applied action is being saved: snapshots wait (``after_store``) until it is."""
+        self.after_store: list[Callable[[], None]] = []
         """Counts changes that do not move the version (seats, status): part of the cache key."""
         self._cache_key: tuple[int, str, int] = (-1, "", -1)
         self._cache: dict[Any, str] = {}
@@ -213,28 +226,7 @@ class Table:
 
     def summary(self) -> dict[str, Any]:
         """The table as the lobby shows it: no secrets (no tokens, no cards)."""
-        row = self.row
-        cls = type(self.game)
-        return {
-            "id": row.id,
-            "game": row.game,
-            "title": cls.title,
-            "players": row.players,
-            "options": dict(self.game.options),
-            "status": row.status,
-            "version": self.version,
-            "turn_clock": row.turn_clock,
-            "on_timeout": row.on_timeout,
-            "seats": [self.seat_summary(seat) for seat in range(row.players)],
-            "bots": bot_names(row.game),
-            "created_at": row.created_at,
-            "results": row.results,
-            "rematch": row.rematch,
-            "rematch_of": row.rematch_of,
-        }
-
-    def seat_summary(self, seat: int) -> dict[str, Any]:
-        return _seat_json(seat, self.row.seats.get(seat))
+        return summarize(self.row, self.version)
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a secret token holds here (None if it holds none)."""
@@ -464,14 +456,27 @@ class Table:
                 results=results.to_json() if results else None,
             )  # fmt: skip
 
+        self.storing = True
         try:
-            await self.room.db.run(job if finished else storage.AddActions(self.id, row))
-        except Exception:
-            log.exception("table %s: storing action %d failed; replaying", self.id, row.n)
-            self._rollback_last()
-            raise ClientError(
-                "storage", "the server could not save that action: try again"
-            ) from None
+            try:
+                await self.room.db.run(job if finished else storage.AddActions(self.id, row))
+            except Exception:
+                log.exception("table %s: storing action %d failed; replaying", self.id, row.n)
+                self._rollback_last()
+                raise ClientError(
+                    "storage", "the server could not save that action: try again"
+                ) from None
+            self._saved(seat, events, now, results)
+        finally:
+            self.storing = False
+            waiting, self.after_store = self.after_store, []
+            for answer in waiting:
+                answer()
+
+    def _saved(self, seat: int, events: list[Event], now: float, results: Results | None) -> None:
+        """An action is stored: tell everyone, then let bots and clocks go on."""
+        state = self.state
+        assert state is not None
         previous = set(self.since)
         self.last_at = now
         now_acting = state.to_act()
@@ -479,7 +484,7 @@ class Table:
             s: (self.since[s] if s in previous and s != seat else now) for s in now_acting
         }
         self._record(seat, events)
-        if finished:
+        if state.is_terminal():
             self.row.status = FINISHED
             self.row.finished_at = now
             self.row.results = results.to_json() if results else None
@@ -993,7 +998,7 @@ class Room:
         for row in rows:
             table = self.tables.get(row.id)
             try:
-                out.append(table.summary() if table is not None else _row_summary(row))
+                out.append(table.summary() if table is not None else summarize(row))
             except TripleTopperError:  # a stored game this version does not know
                 continue
         return out
@@ -1043,7 +1048,8 @@ def _broken_error() -> ClientError:
     return ClientError("broken", "this table's stored game is damaged and cannot be shown")
 
 
-def _row_summary(row: TableRow) -> dict[str, Any]:
+def summarize(row: TableRow, version: int = 0) -> dict[str, Any]:
+    """A table's summary from its stored row (``version``: actions applied so far)."""
     return {
         "id": row.id,
         "game": row.game,
@@ -1051,8 +1057,15 @@ def _row_summary(row: TableRow) -> dict[str, Any]:
         "players": row.players,
         "options": row.options,
         "status": row.status,
-        "seats": [_seat_json(s, row.seats.get(s)) for s in range(row.players)],
+        "version": version,
+        "turn_clock": row.turn_clock,
+        "on_timeout": row.on_timeout,
+        "seats": [_seat_json(seat, row.seats.get(seat)) for seat in range(row.players)],
+        "bots": bot_names(row.game),
         "created_at": row.created_at,
+        "results": row.results,
+        "rematch": row.rematch,
+        "rematch_of": row.rematch_of,
     }
 
 
