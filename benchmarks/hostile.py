@@ -335,7 +335,7 @@ def run_once(scenario: str, args: argparse.Namespace) -> tuple[dict[str, float],
     data = tempfile.mkdtemp(prefix="tt-hostile-")
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    server = start_server(args, data, port)
+    server = start_server(args, data, port, rate_limits=True)  # as it would face strangers
     try:
         setup = prepare(base, scenario)
         time.sleep(0.5)  # the room settles (bots' first moves)

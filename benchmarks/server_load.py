@@ -172,11 +172,15 @@ async def person(
         await ws.close()
 
 
-def start_server(args: argparse.Namespace, data: str, port: int) -> subprocess.Popen[bytes]:
+def start_server(
+    args: argparse.Namespace, data: str, port: int, *, rate_limits: bool = False
+) -> subprocess.Popen[bytes]:
+    """``tripletopper serve`` in its own process; without rate limits by default (one client
+    address opens every table of a load test)."""
     command = [
         sys.executable, "-m", "tripletopper", "serve", "--port", str(port), "--data-dir", data,
         "--bot-delay", str(args.bot_delay), "--log-level", "warning",
-        "--no-rate-limits",  # one client address opens every table
+        "--rate-limits" if rate_limits else "--no-rate-limits",
     ]  # fmt: skip
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL)
     ends = time.monotonic() + 60

@@ -467,3 +467,31 @@ def test_a_sync_during_the_saving_of_an_action_waits_until_it_is_saved(tmp_path)
             db.stop()
 
     asyncio.run(main())
+
+
+def test_replays_are_built_once_and_rate_limited_per_address(tmp_path):
+    with room(tmp_path, rates={"replay": "3/minute"}) as client:
+        table_id, tokens = people_table(
+            client, "thirty-two", ["Ann", "Bob", "Cat"], options={"end": "open"}
+        )
+        with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+            hello(ws, tokens[0])
+            ws.send_json({"type": "action", "action": {"type": "close"}, "table": True,
+                          "version": 0})  # fmt: skip
+            until(ws, "update")
+        table = client.app.state.room.tables[table_id]
+        first = client.get(f"/api/tables/{table_id}/replay")
+        assert first.status_code == 200 and list(table.replays) == [None]
+        table.replays[None] = '{"cached": true}'  # a second call answers what was built
+        assert client.get(f"/api/tables/{table_id}/replay").json() == {"cached": True}
+        client.get(f"/api/tables/{table_id}/replay", params={"seat": 0},
+                   headers=seat_header(tokens[0]))  # fmt: skip
+        r = client.get(f"/api/tables/{table_id}/replay")
+        assert r.status_code == 429 and r.json()["code"] == "rate_limited"
+
+
+def test_lobby_reads_are_rate_limited_per_address(tmp_path):
+    with room(tmp_path, rates={"lobby": "2/minute"}) as client:
+        assert client.get("/api/tables").status_code == 200
+        assert client.get("/api/tables").status_code == 200
+        assert client.get("/api/tables").status_code == 429

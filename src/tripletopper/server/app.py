@@ -217,8 +217,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return out
 
     @app.get("/api/tables", tags=["lobby"])
-    async def list_tables() -> list[dict[str, Any]]:
-        """Tables waiting for players or being played, newest first."""
+    async def list_tables(request: Request) -> list[dict[str, Any]]:
+        """Tables waiting for players or being played, newest first (at most 200)."""
+        address_limits.hit("lobby", client_address(request))
         return await room().lobby()
 
     @app.post("/api/tables", tags=["lobby"], status_code=201)
@@ -293,14 +294,20 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return {"table": new.summary()}
 
     @app.get("/api/tables/{table_id}/replay", tags=["replay"])
-    async def replay(table_id: str, seat: int | None = None, token: Token = None) -> Any:
+    async def replay(
+        table_id: str, request: Request, seat: int | None = None, token: Token = None
+    ) -> Any:
         """A finished game step by step: the public view, or your own seat's view."""
         table = await room().get(table_id)
         if table.row.status not in OVER:
             raise ClientError("not_finished", "replays open once the game is over")
         if seat is not None and table.seat_of(token) != seat:
             raise ClientError("not_your_seat", "a seat's view is for that seat's player only")
-        return replay_steps(table, seat)
+        address_limits.hit("replay", client_address(request))
+        text = table.replays.get(seat)
+        if text is None:  # a finished game never changes: built once per viewer
+            text = table.replays[seat] = encode(replay_steps(table, seat))
+        return Response(text, media_type="application/json")
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:

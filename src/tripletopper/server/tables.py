@@ -163,10 +163,13 @@ class Settings:
     keep_finished: float = 600.0
     """Seconds a finished game stays in memory once nobody watches it (it stays stored)."""
     rates: dict[str, str] = field(
-        default_factory=lambda: {"create": "20/minute", "seat": "60/minute"}
-    )
-    """Per client address: table creations, and seats taken or bots added (``limits`` syntax;
-    an empty dict turns rate limits off, e.g. for load benchmarks)."""
+        default_factory=lambda: {
+            "create": "20/minute", "seat": "60/minute", "replay": "30/minute",
+            "lobby": "240/minute",
+        }
+    )  # fmt: skip
+    """Per client address: table creations; seats taken or bots added; replays; lobby lists
+    (``limits`` syntax; an empty dict turns rate limits off, e.g. for load benchmarks)."""
     open_per_address: int = 10
     """Open (not started) tables one address may have made at once."""
     open_ttl: float = 1800.0
@@ -199,6 +202,8 @@ class Table:
         self.timer: asyncio.TimerHandle | None = None
         self.closed = False
         self.changes = 0
+        self.replays: dict[int | None, str] = {}
+        """Serialized replays of the game once it is over, by viewer."""
         self.storing = False
         """An applied action is being saved: snapshots wait (``after_store``) until it is."""
         self.after_store: list[Callable[[], None]] = []
