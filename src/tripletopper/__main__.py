@@ -2,4 +2,5 @@
 
 from tripletopper.cli import main
 
-main()
+if __name__ == "__main__":  # not when a bot worker process imports the main module
+    main()
