@@ -6,6 +6,7 @@ from tripletopper.engine import CLOCK, CLOCK_ONLY, TABLE, ActionPattern
 from tripletopper.errors import IllegalActionError, InvalidOptionError, MalformedActionError
 from tripletopper.games.memo_match import (
     MemoMatch,
+    describe_event,
     matching_variables,
     parse_position,
     position_name,
@@ -342,7 +343,9 @@ def leaders_tied():
 def test_leaders_who_tie_play_off_on_the_other_players_cards():
     state, events = leaders_tied()
     playoff = next(e for e in events if e["type"] == "playoff")
-    assert playoff == {"type": "playoff", "leaders": [0, 1], "cards": 4, "set_aside": 109}
+    assert playoff == {
+        "type": "playoff", "leaders": [0, 1], "cards": 4, "set_aside": 109, "out": []
+    }  # fmt: skip
     obs = state.observation(0)
     assert obs["playoff"] and obs["captured"] == [6, 6, 4] and obs["playoff_captured"] == [0, 0, 0]
     assert obs["table"] == ["A1", "B1", "C1", "D1"] and state.to_act() == (0,)
@@ -358,6 +361,77 @@ def test_a_playoff_still_equal_is_a_shared_win():
         play(state, "A1 B1" if state.turn == 0 else "C1 D1")
     assert state.results().winners == (0, 1)
     assert state.results().ranking == ((0, 1), (2,))
+
+
+def test_a_leader_who_is_out_takes_no_playoff_turns():
+    """Seat 0 takes two pairs and declares; seat 1 spots a pair (seat 0 is out), then takes a
+    pair; seat 2 takes one: 4, 4 and 2 cards when the turn limit ends the main game."""
+    state = stacked(
+        3, "RC1 RC2 GT1 GT2 BS1 BS2", order=[0, 1, 2], wilds=False, max_turns=7,
+        more=["YH1 YH2 RH3 YT4 KB1 KB2 GC3 BH4", "KB1 KB2"],
+    )  # fmt: skip
+    play(state, "A1 B1", "C1 D1", "declare")
+    play(state, "claim E1 F1", seat=1)
+    play(state, "A1 B1", "C1 D1")  # seat 1: a pair, then a miss
+    events = play(state, "E1 F1", "G1 H1")  # seat 2: a pair, then a miss: turn limit
+    playoff = events[-1]
+    assert playoff == {
+        "type": "playoff", "leaders": [0, 1], "cards": 2, "set_aside": 115, "out": [0]
+    }  # fmt: skip
+    assert describe_event(playoff, ["Ann", "Ben", "Cid"]).endswith(
+        "Ann is out of the game: no playoff turns."
+    )
+    assert state.out == [True, False, False] and state.observation(1)["out"] == [0]
+    assert state.to_act() == (1,) and state.nxt == [1, 1, 1]  # seat 1 plays the playoff alone
+    play(state, "A1 B1")  # KB1 + KB2
+    result = state.results()
+    assert result.winners == (1,) and result.scores == (4.0, 4.0, 2.0)
+    assert result.ranking == ((1,), (0,), (2,))
+
+
+def test_leaders_who_are_all_out_share_the_win_without_a_playoff():
+    """Seats 0 and 1 each take three pairs and declare, and seat 2 spots both times."""
+    state = stacked(
+        3, "RC1 RC2 GT1 GT2 BS1 BS2 YH1 YH2", order=[0, 1, 2], wilds=False, max_turns=9,
+        more=["KB1 KB2 RT3 RT4 GC3 GC4 YS1 YS2", "RH3 YT4"],
+    )  # fmt: skip
+    play(state, "A1 B1", "C1 D1", "E1 F1", "declare")
+    play(state, "claim G1 H1", seat=2)
+    play(state, "A1 B1", "C1 D1", "E1 F1", "declare")
+    play(state, "claim G1 H1", seat=2)
+    assert state.out == [True, True, False] and state.to_act() == (2,)
+    events = play(state, "A1 B1")  # seat 2 misses: the turn limit
+    assert [e["type"] for e in events][-3:] == ["turn_limit", "no_playoff", "game_over"]
+    assert describe_event(events[-2], ["Ann", "Ben", "Cid"]) == (
+        "Ann and Ben share the lead, but all are out of the game: no playoff is played."
+    )
+    assert not state.playoff and state.playoffs == 0
+    result = state.results()
+    assert result.winners == (0, 1) and result.scores == (6.0, 6.0, 4.0)
+    assert result.ranking == ((0, 1), (2,))
+
+
+def test_a_leader_barred_from_spotting_stays_barred_in_the_playoff():
+    """Seat 1 makes a wrong claim when seat 2 declares; seat 0 spots.  Leaders 0 and 1 play
+    off; seat 0 declares 'no matches' on a pair, and seat 1 may not spot it."""
+    state = stacked(
+        3, "RC1 RC2 RH3 YT4 GT1 GT2 BS1 BS2 GC3 BH4 YH1 YH2 KB1 KB2", order=[0, 1, 2],
+        wilds=False, max_turns=8, more=["RH3 YT4", "YH1 YH2"],
+    )  # fmt: skip
+    play(state, "A1 B1", "C1 D1")  # seat 0: a pair, a miss
+    play(state, "E1 F1", "G1 H1", "I1 J1")  # seat 1: two pairs, a miss
+    play(state, "K1 L1", "declare")  # seat 2: a pair, then "no matches"
+    play(state, "claim C1 D1", seat=1)  # RH3 + YT4: not a pair
+    play(state, "claim A2 B2", seat=0)  # KB1 + KB2: seat 2 is out
+    events = play(state, "A1 B1")  # seat 0 misses: the turn limit
+    assert events[-1]["type"] == "playoff" and events[-1]["out"] == []
+    assert state.observation(0)["captured"] == [4, 4, 2] and state.to_act() == (0,)
+    assert state.observation(0)["barred"] == [1]
+    events = play(state, "declare")  # YH1 + YH2 match, but nobody may spot them
+    assert [e["type"] for e in events] == ["declared", "nobody_to_spot", "took_all", "game_over"]
+    result = state.results()
+    assert result.winners == (0,) and result.scores == (4.0, 4.0, 2.0)
+    assert result.ranking == ((0,), (1,), (2,))
 
 
 def test_solitaire_is_scored_by_turns():

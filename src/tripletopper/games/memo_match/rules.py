@@ -815,6 +815,11 @@ class MemoMatchState(State):
         if len(leaders) == 1 or not pool:
             self._finish(leaders, counts, events)
             return
+        if all(self.out[s] for s in leaders):  # nobody may take a playoff turn
+            if events is not None:
+                events.append(Event("no_playoff", {"leaders": leaders}))
+            self._finish(leaders, counts, events)
+            return
         self._start_playoff(leaders, pool, events)
 
     def _start_playoff(
@@ -841,16 +846,14 @@ class MemoMatchState(State):
         self.playoffs += 1
         self.leaders = leaders
         self.active = [s in leaders for s in range(players)]
-        self.out = [False] * players
-        self.barred = [False] * players
-        self._seat_table()
+        self._seat_table()  # out and barred seats stay so: no turns, no spotting
         self.turns = 0
         self._lay_out(pool)
         if events is not None:
-            events.append(
-                Event("playoff", {"leaders": leaders, "cards": len(pool), "set_aside": len(left)})
-            )
-        self.turn = next(s for s in self.order if self.active[s])
+            out = [s for s in leaders if self.out[s]]
+            data = {"leaders": leaders, "cards": len(pool), "set_aside": len(left), "out": out}
+            events.append(Event("playoff", data))
+        self.turn = next(s for s in self.order if self.active[s] and not self.out[s])
         self.phase = FLIP1
 
     def _finish(self, winners: list[int], scores: list[int], events: list[Event] | None) -> None:
@@ -1107,10 +1110,19 @@ def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
         )
     if kind == "playoff":
         leaders = " and ".join(names[s] for s in event["leaders"])
-        return (
+        text = (
             f"{leaders} share the lead: they play off on the other players' "
             f"{event['cards']} cards, laid out face down."
         )
+        out = event.get("out")
+        if out:
+            who_out = " and ".join(names[s] for s in out)
+            verb = phrase(who_out, "is", "are") if len(out) == 1 else f"{who_out} are"
+            text += f" {verb} out of the game: no playoff turns."
+        return text
+    if kind == "no_playoff":
+        leaders = " and ".join(names[s] for s in event["leaders"])
+        return f"{leaders} share the lead, but all are out of the game: no playoff is played."
     if kind == "game_over":
         if "cleared" in event:
             if event["cleared"]:
