@@ -59,20 +59,13 @@ def test_the_terminal_never_shows_what_the_seat_did_not_see(tmp_path):
     assert cards_in(replay.output) <= seen_by(record, 1)
 
 
-def test_the_terminal_does_not_show_the_recall():
-    from rich.console import Console
-
-    from tripletopper.cli.views import view_for
-    from tripletopper.games.memo_match import MemoMatch
-
-    state = MemoMatch(2).new_state(seed=3)
-    state.apply_text("flip A1")
-    state.apply_text("flip C1")
-    obs = state.observation(0)
-    assert obs["recall"] or state.piles[0]
-    console = Console(record=True, width=120)
-    console.print(MemoMatch and view_for(state.game).table(obs, ["You", "Ben"]))
-    assert not cards_in(console.export_text()) & set(obs["recall"].values())
+def test_the_terminal_narrates_flips_and_misses_by_position_only(tmp_path):
+    result, _ = play_to_the_end(tmp_path, 4)
+    told = [line for line in result.output.splitlines() if " flip" in line or "No match" in line]
+    assert any("You flip" in line for line in told) and any("No match" in line for line in told)
+    for line in told:
+        if "flip the card at" not in line:  # (the menu's action labels name positions too)
+            assert not cards_in(line), line
 
 
 def test_a_human_spotter_races_the_bots_at_the_terminal(monkeypatch):
