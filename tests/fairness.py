@@ -56,6 +56,7 @@ def assert_resample_sees_only_the_view(state: State, seat: int, seed: int) -> No
     """
     other = state.resample(seat, Rng(seed ^ 0xBEEF))
     assert other.observation(seat) == state.observation(seat)
+    assert other.recall(seat) == state.recall(seat)  # a memory game's bots-only recall too
     a = state.resample(seat, Rng(seed)).dump()
     b = other.resample(seat, Rng(seed)).dump()
     a.pop("history", None)

@@ -58,7 +58,7 @@ def test_perfect_takes_a_pair_it_has_seen_and_forgetful_forgets_it():
         view = SeatView(state, 0)
         first = bot.choose(view)
         state.apply(first)
-        chosen[name] = (first, bot.choose(view), bot.memory(view.observation()))
+        chosen[name] = (first, bot.choose(view), bot.memory(view))
     first, second, _ = chosen["perfect"]
     assert {first, second} == {("flip", 0), ("flip", 7)}  # A1 and H1: the pair it remembers
     first, second, memory = chosen["forgetful:capacity=2"]
@@ -71,9 +71,12 @@ def test_forgetful_never_reads_the_recall():
     play(state, "A1 B1")
     bot = make_bot("forgetful:capacity=0", state.game, 1, 3)
     view = SeatView(state, 1)
-    obs = view.observation()
-    assert obs["recall"] == {"A1": "RC1", "B1": "YH2"}
-    assert bot.memory(obs) == {}
+    assert view.recall() == {"A1": "RC1", "B1": "YH2"}
+    assert bot.memory(view) == {}
+    assert make_bot("perfect", state.game, 1, 3).memory(view) == {
+        0: state.table[0],
+        1: state.table[1],
+    }
 
 
 def test_bots_declare_only_when_they_believe_no_pair_is_left():

@@ -59,20 +59,68 @@ def test_the_terminal_never_shows_what_the_seat_did_not_see(tmp_path):
     assert cards_in(replay.output) <= seen_by(record, 1)
 
 
-def test_the_terminal_does_not_show_the_recall():
+def test_the_terminal_narrates_flips_and_misses_by_position_only(tmp_path):
+    result, _ = play_to_the_end(tmp_path, 4)
+    told = [line for line in result.output.splitlines() if " flip" in line or "No match" in line]
+    assert any("You flip" in line for line in told) and any("No match" in line for line in told)
+    for line in told:
+        if "flip the card at" not in line:  # (the menu's action labels name positions too)
+            assert not cards_in(line), line
+
+
+def terminal_table(state, console, seat: int = 0):
+    from tripletopper.cli.play import TerminalTable
+    from tripletopper.cli.views import view_for
+
+    table = TerminalTable.__new__(TerminalTable)
+    table.game, table.seat, table.console = state.game, seat, console
+    table.names = ["You", "Ben", "Cid"][: state.game.players]
+    table.state, table.view = state, view_for(state.game)
+    table.bots = [None] * state.game.players
+    return table
+
+
+def test_a_real_terminal_shows_a_miss_for_a_moment_then_wipes_the_screen(monkeypatch):
+    import io
+
     from rich.console import Console
 
-    from tripletopper.cli.views import view_for
-    from tripletopper.games.memo_match import MemoMatch
+    from tripletopper.cli import play as play_module
 
-    state = MemoMatch(2).new_state(seed=3)
-    state.apply_text("flip A1")
-    state.apply_text("flip C1")
-    obs = state.observation(0)
-    assert obs["recall"] or state.piles[0]
-    console = Console(record=True, width=120)
-    console.print(MemoMatch and view_for(state.game).table(obs, ["You", "Ben"]))
-    assert not cards_in(console.export_text()) & set(obs["recall"].values())
+    from .helpers import stacked
+
+    waits: list[float] = []
+    monkeypatch.setattr(play_module.time, "sleep", waits.append)
+    state = stacked(2, "RC1 YH2 GT3")
+    console = Console(file=io.StringIO(), force_terminal=True, width=100)
+    table = terminal_table(state, console)
+    table.apply(("flip", 0), 0)
+    assert waits == []  # one card up: the table's drawing shows it while it is up
+    table.apply(("flip", 1), 0)
+    assert waits == [play_module.MOMENT_SECONDS]
+    out = console.file.getvalue()
+    shown, _, after = out.rpartition("\x1b[3J")  # the screen and its scrollback wiped
+    assert {"RC1", "YH2"} <= cards_in(shown)
+    assert not cards_in(after) and "No match: the cards at A1 and B1" in after
+    piped = Console(file=io.StringIO(), width=100)  # a pipe cannot wipe: no moment at all
+    again = stacked(2, "RC1 YH2 GT3")
+    for position in (0, 1):
+        terminal_table(again, piped).apply(("flip", position), 0)
+    assert not cards_in(piped.file.getvalue()) and len(waits) == 1
+
+
+def test_the_all_seeing_replay_shows_the_misses_and_a_seats_replay_does_not(tmp_path):
+    result, _ = play_to_the_end(tmp_path, 4, "-o", "reveal=private")
+    assert result.exit_code == 0
+    path = str(tmp_path / "game.json")
+    everything = run("replay", path, "--all").output
+    assert "No match: " in everything and "(turned face down in a moment)" in everything
+    seat = run("replay", path, "--seat", "1").output
+    assert "turned face down in a moment" not in seat
+    missed_by_others = {
+        line for line in seat.splitlines() if "No match" in line or " flips " in line
+    }
+    assert missed_by_others and not any(cards_in(line) for line in missed_by_others)
 
 
 def test_a_human_spotter_races_the_bots_at_the_terminal(monkeypatch):

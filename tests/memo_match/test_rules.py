@@ -6,6 +6,7 @@ from tripletopper.engine import CLOCK, CLOCK_ONLY, TABLE, ActionPattern
 from tripletopper.errors import IllegalActionError, InvalidOptionError, MalformedActionError
 from tripletopper.games.memo_match import (
     MemoMatch,
+    describe_event,
     matching_variables,
     parse_position,
     position_name,
@@ -45,7 +46,7 @@ def test_125_cards_face_down_on_a_12_by_10_grid_plus_a_row_of_five():
     assert obs["size"] == 125 and len(obs["table"]) == 125
     assert obs["table"][:13] == [*[f"{c}1" for c in "ABCDEFGHIJKL"], "A2"]
     assert obs["table"][-6:] == ["L10", "A11", "B11", "C11", "D11", "E11"]
-    assert obs["face_up"] == {} and obs["recall"] == {}
+    assert obs["face_up"] == {} and state.recall(0) == {}
     assert position_name(124) == "E11" and parse_position("l10") == 119
     with pytest.raises(MalformedActionError, match="'F11' is not a position"):
         parse_position("F11")
@@ -136,7 +137,10 @@ def test_a_triple_takes_every_card_left_when_three_or_fewer_remain():
 def test_a_miss_turns_both_cards_back_and_the_turn_passes():
     state = stacked(3, "RC1 YH2 GT3", order=[1, 2, 0])
     events = play(state, "A1 B1")
-    assert events[-1] == {"type": "missed", "seat": 1, "positions": ["A1", "B1"], "swapped": False}
+    assert events[-1] == {
+        "type": "missed", "seat": 1, "positions": ["A1", "B1"], "swapped": False,
+        "cards": ["RC1", "YH2"],  # for the table to draw while they are up
+    }  # fmt: skip
     assert at(state, "A1") == "RC1" and at(state, "B1") == "YH2"
     assert state.to_act() == (2,)
 
@@ -146,7 +150,7 @@ def test_swap_on_miss_trades_the_two_cards_places():
     play(state, "A1 B1")
     assert at(state, "A1") == "YH2" and at(state, "B1") == "RC1"
     for seat in (0, 1):  # everyone's memory follows the public swap
-        assert state.observation(seat)["recall"] == {"A1": "YH2", "B1": "RC1"}
+        assert state.recall(seat) == {"A1": "YH2", "B1": "RC1"}
 
 
 def test_public_reveal_shows_flipped_cards_to_everyone():
@@ -156,7 +160,7 @@ def test_public_reveal_shows_flipped_cards_to_everyone():
         obs = state.public_observation() if seat is None else state.observation(seat)
         assert obs["face_up"] == {"A1": "RC1"}
     play(state, "B1")
-    assert state.observation(2)["recall"] == {"A1": "RC1", "B1": "YH2"}
+    assert state.recall(2) == {"A1": "RC1", "B1": "YH2"}
 
 
 def test_private_reveal_shows_only_positions_to_the_other_seats():
@@ -167,8 +171,7 @@ def test_private_reveal_shows_only_positions_to_the_other_seats():
     assert state.observation(0)["face_up"] == {"A1": "RC1"}
     assert state.observation(1)["face_up"] == {"A1": None}
     play(state, "B1")
-    assert state.observation(0)["recall"] == {"A1": "RC1", "B1": "YH2"}
-    assert state.observation(1)["recall"] == {} and state.public_observation()["recall"] == {}
+    assert state.recall(0) == {"A1": "RC1", "B1": "YH2"} and state.recall(1) == {}
     matched = stacked(2, "RC1 RC2", reveal="private")
     event = matched.apply_text("flip A1") + matched.apply_text("flip B1")
     assert "cards" not in event[-1].view(1) and event[-1].view(0)["cards"] == ["RC1", "RC2"]
@@ -235,7 +238,7 @@ def test_the_first_valid_claim_takes_the_pair_puts_the_declarer_out_and_relays_t
     assert pile(state, 3) == ["RC1", "RC2"]
     assert state.out[0] and state.observation(1)["out"] == [0]
     assert state.count == 123 and state.size == 123 and at(state, "A1") == "GT3"  # laid out anew
-    assert state.observation(1)["recall"] == {}  # nobody knows the new places
+    assert state.recall(1) == {}  # nobody knows the new places
     assert state.to_act() == (1,)  # the next player after the declarer
     assert state.nxt == [1, 2, 3, 1]  # the declarer takes no more turns
 
@@ -342,7 +345,9 @@ def leaders_tied():
 def test_leaders_who_tie_play_off_on_the_other_players_cards():
     state, events = leaders_tied()
     playoff = next(e for e in events if e["type"] == "playoff")
-    assert playoff == {"type": "playoff", "leaders": [0, 1], "cards": 4, "set_aside": 109}
+    assert playoff == {
+        "type": "playoff", "leaders": [0, 1], "cards": 4, "set_aside": 109, "out": []
+    }  # fmt: skip
     obs = state.observation(0)
     assert obs["playoff"] and obs["captured"] == [6, 6, 4] and obs["playoff_captured"] == [0, 0, 0]
     assert obs["table"] == ["A1", "B1", "C1", "D1"] and state.to_act() == (0,)
@@ -358,6 +363,77 @@ def test_a_playoff_still_equal_is_a_shared_win():
         play(state, "A1 B1" if state.turn == 0 else "C1 D1")
     assert state.results().winners == (0, 1)
     assert state.results().ranking == ((0, 1), (2,))
+
+
+def test_a_leader_who_is_out_takes_no_playoff_turns():
+    """Seat 0 takes two pairs and declares; seat 1 spots a pair (seat 0 is out), then takes a
+    pair; seat 2 takes one: 4, 4 and 2 cards when the turn limit ends the main game."""
+    state = stacked(
+        3, "RC1 RC2 GT1 GT2 BS1 BS2", order=[0, 1, 2], wilds=False, max_turns=7,
+        more=["YH1 YH2 RH3 YT4 KB1 KB2 GC3 BH4", "KB1 KB2"],
+    )  # fmt: skip
+    play(state, "A1 B1", "C1 D1", "declare")
+    play(state, "claim E1 F1", seat=1)
+    play(state, "A1 B1", "C1 D1")  # seat 1: a pair, then a miss
+    events = play(state, "E1 F1", "G1 H1")  # seat 2: a pair, then a miss: turn limit
+    playoff = events[-1]
+    assert playoff == {
+        "type": "playoff", "leaders": [0, 1], "cards": 2, "set_aside": 115, "out": [0]
+    }  # fmt: skip
+    assert describe_event(playoff, ["Ann", "Ben", "Cid"]).endswith(
+        "Ann is out of the game: no playoff turns."
+    )
+    assert state.out == [True, False, False] and state.observation(1)["out"] == [0]
+    assert state.to_act() == (1,) and state.nxt == [1, 1, 1]  # seat 1 plays the playoff alone
+    play(state, "A1 B1")  # KB1 + KB2
+    result = state.results()
+    assert result.winners == (1,) and result.scores == (4.0, 4.0, 2.0)
+    assert result.ranking == ((1,), (0,), (2,))
+
+
+def test_leaders_who_are_all_out_share_the_win_without_a_playoff():
+    """Seats 0 and 1 each take three pairs and declare, and seat 2 spots both times."""
+    state = stacked(
+        3, "RC1 RC2 GT1 GT2 BS1 BS2 YH1 YH2", order=[0, 1, 2], wilds=False, max_turns=9,
+        more=["KB1 KB2 RT3 RT4 GC3 GC4 YS1 YS2", "RH3 YT4"],
+    )  # fmt: skip
+    play(state, "A1 B1", "C1 D1", "E1 F1", "declare")
+    play(state, "claim G1 H1", seat=2)
+    play(state, "A1 B1", "C1 D1", "E1 F1", "declare")
+    play(state, "claim G1 H1", seat=2)
+    assert state.out == [True, True, False] and state.to_act() == (2,)
+    events = play(state, "A1 B1")  # seat 2 misses: the turn limit
+    assert [e["type"] for e in events][-3:] == ["turn_limit", "no_playoff", "game_over"]
+    assert describe_event(events[-2], ["Ann", "Ben", "Cid"]) == (
+        "Ann and Ben share the lead, but all are out of the game: no playoff is played."
+    )
+    assert not state.playoff and state.playoffs == 0
+    result = state.results()
+    assert result.winners == (0, 1) and result.scores == (6.0, 6.0, 4.0)
+    assert result.ranking == ((0, 1), (2,))
+
+
+def test_a_leader_barred_from_spotting_stays_barred_in_the_playoff():
+    """Seat 1 makes a wrong claim when seat 2 declares; seat 0 spots.  Leaders 0 and 1 play
+    off; seat 0 declares 'no matches' on a pair, and seat 1 may not spot it."""
+    state = stacked(
+        3, "RC1 RC2 RH3 YT4 GT1 GT2 BS1 BS2 GC3 BH4 YH1 YH2 KB1 KB2", order=[0, 1, 2],
+        wilds=False, max_turns=8, more=["RH3 YT4", "YH1 YH2"],
+    )  # fmt: skip
+    play(state, "A1 B1", "C1 D1")  # seat 0: a pair, a miss
+    play(state, "E1 F1", "G1 H1", "I1 J1")  # seat 1: two pairs, a miss
+    play(state, "K1 L1", "declare")  # seat 2: a pair, then "no matches"
+    play(state, "claim C1 D1", seat=1)  # RH3 + YT4: not a pair
+    play(state, "claim A2 B2", seat=0)  # KB1 + KB2: seat 2 is out
+    events = play(state, "A1 B1")  # seat 0 misses: the turn limit
+    assert events[-1]["type"] == "playoff" and events[-1]["out"] == []
+    assert state.observation(0)["captured"] == [4, 4, 2] and state.to_act() == (0,)
+    assert state.observation(0)["barred"] == [1]
+    events = play(state, "declare")  # YH1 + YH2 match, but nobody may spot them
+    assert [e["type"] for e in events] == ["declared", "nobody_to_spot", "took_all", "game_over"]
+    result = state.results()
+    assert result.winners == (0,) and result.scores == (4.0, 4.0, 2.0)
+    assert result.ranking == ((0,), (1,), (2,))
 
 
 def test_solitaire_is_scored_by_turns():

@@ -173,13 +173,30 @@ WITHOUT_MISSED_PAIR = """() => {
 }"""
 
 
-def assert_memo_shows_only_face_up_cards(seat: Seat) -> None:
-    """Nothing in the drawing names a card that lies face down, even one the seat has seen,
-    but for the pair just missed (drawn until the next update, as on a real table)."""
+def seen_face_down(seat: Seat) -> set[str]:
+    """Cards the seat saw flipped (in any update) that are neither taken nor face up now."""
+    seen = {
+        card
+        for message in seat.messages
+        for event in message.get("events", [])
+        for card in ([event["card"]] if event["type"] == "flipped" and "card" in event else [])
+    }
     obs = seat.observation()
-    hidden = set(obs["recall"].values())
+    gone = {code for pile in obs["captured_cards"] + (obs["playoff_cards"] or []) for code in pile}
+    return seen - gone - set(obs["face_up"].values())
+
+
+def assert_memo_shows_only_face_up_cards(seat: Seat) -> None:
+    """Nothing in the drawing or the log names a card that lies face down, even one the seat
+    has seen, but for the pair just missed (drawn until the next update, as on a real
+    table); the observation holds no recall."""
+    obs = seat.observation()
+    assert "recall" not in obs
+    hidden = seen_face_down(seat)
     drawn = set(CARD.findall(seat.page.evaluate(WITHOUT_MISSED_PAIR)))
     assert not hidden & drawn, f"the page shows face-down cards {hidden & drawn}"
+    logged = set(CARD.findall(seat.page.inner_text("#log")))
+    assert not hidden & logged, f"the log names face-down cards {hidden & logged}"
     face_up = {code for code in obs["face_up"].values() if code}
     assert face_up <= drawn
 
@@ -224,12 +241,13 @@ def test_memo_match_flips_declares_and_spots_by_clicking(browser, tmp_path):
                 downs = page.locator("#game .memo-down.clickable")
                 downs.nth(rng.randrange(downs.count())).click()
             settle(version)
-            if any(e["type"] == "missed" for e in seats[0].view().get("events", [])):
-                recall = seats[0].observation()["recall"]
+            missed = [e for e in seats[0].view().get("events", []) if e["type"] == "missed"]
+            if missed:
+                faces = dict(zip(missed[-1]["positions"], missed[-1]["cards"], strict=True))
                 shown = seats[0].page.eval_on_selector_all(
                     "#game .missed", "nodes => nodes.map(n => [n.dataset.pos, n.dataset.card])"
                 )
-                assert len(shown) == 2 and all(recall[p] == card for p, card in shown), shown
+                assert len(shown) == 2 and all(faces[p] == card for p, card in shown), shown
                 saw_miss = True
             if not saw_spotting and seats[0].observation()["phase"] == "spot":
                 saw_spotting = True

@@ -40,6 +40,11 @@ class SeatView:
     def legal_actions(self) -> list[Action]:
         return self._state.legal_actions(self.seat)
 
+    def recall(self) -> dict[str, Any]:
+        """The seat's perfect memory of what it saw that is no longer on view
+        (``State.recall``): a bot may use it, a person is never shown it."""
+        return self._state.recall(self.seat)
+
     def to_act(self) -> tuple[int, ...]:
         return self._state.to_act()
 

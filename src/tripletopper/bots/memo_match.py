@@ -1,10 +1,10 @@
 """Memo Match bots whose skill is their memory.
 
-- ``perfect`` remembers every card it has seen: it reads its seat's recall from
-  the observation (the engine keeps it exactly, through swaps).
+- ``perfect`` remembers every card it has seen: it reads its seat's recall
+  (``SeatView.recall``, kept exactly by the engine, through swaps).
 - ``forgetful`` remembers at most ``capacity`` positions, built from the events
   its seat sees; when it must remember one more, it forgets the one it saw
-  longest ago.  It never reads the observation's recall.
+  longest ago.  It never reads the recall.
 
 Both then play the same way.  A known pair on the table is taken at once
 (a triple first).  Otherwise they compare, by the chance of a match given what
@@ -51,7 +51,7 @@ class MemoryBot(Bot):
         # a card's partners: the cards it makes a pair (or triple) with
         self.partners = [table[PAIR][c] | table[TRIPLE][c] for c in range(DECK_SIZE)]
 
-    def memory(self, obs: Mapping[str, Any]) -> dict[int, int]:
+    def memory(self, view: SeatView) -> dict[int, int]:
         """Remembered face-down cards: position -> card."""
         raise NotImplementedError
 
@@ -67,7 +67,7 @@ class MemoryBot(Bot):
             return self._spot(obs)
         table = [parse_position(name) for name in obs["table"]]
         face_up = {parse_position(p): _parse(c) for p, c in obs["face_up"].items() if c}
-        memory = {p: c for p, c in self.memory(obs).items() if p in set(table)}
+        memory = {p: c for p, c in self.memory(view).items() if p in set(table)}
         memory.update(face_up)
         known = 0
         for card in memory.values():
@@ -195,8 +195,8 @@ class PerfectBot(MemoryBot):
     name = "perfect"
     description = "remembers every card it has seen; flips by the chance of a match"
 
-    def memory(self, obs: Mapping[str, Any]) -> dict[int, int]:
-        return {parse_position(p): _parse(c) for p, c in obs["recall"].items()}
+    def memory(self, view: SeatView) -> dict[int, int]:
+        return {parse_position(p): _parse(c) for p, c in view.recall().items()}
 
     def placed(self, obs: Mapping[str, Any]) -> int:
         mask = 0
@@ -225,7 +225,7 @@ class ForgetfulBot(MemoryBot):
         self.taken = 0
         """Cards it saw leave the table (piles lie in front of the players)."""
 
-    def memory(self, obs: Mapping[str, Any]) -> dict[int, int]:
+    def memory(self, view: SeatView) -> dict[int, int]:
         return dict(self.remembered)
 
     def placed(self, obs: Mapping[str, Any]) -> int:

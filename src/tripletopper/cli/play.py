@@ -6,7 +6,10 @@ a real table.  With several people at one keyboard (``--humans``) each sees
 only their own seat's view, on a screen cleared before the keyboard is passed;
 in races (buzzing in) each person has a key and the shared screen shows the
 public view only.  A timed phase (``State.timeout()``) gives the person to act
-its time limit, after which the table's clock plays the timeout.
+its time limit, after which the table's clock plays the timeout.  Cards that are
+up only for a moment (a Memo Match miss, see the view's ``moment``) are drawn
+for :data:`MOMENT_SECONDS` and then wiped, on a real terminal only: printed
+elsewhere they would stay.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from typing import Any
 
 import click
 from rich.console import Console
+from rich.live import Live
 from rich.markdown import Markdown
 from rich.table import Table
 from rich.text import Text
@@ -44,6 +48,10 @@ HELP_TEXT = (
     "Type the number of an action, or its text form (e.g. 'draw', 'discard RC1').  "
     "'?' lists the text forms, 'rules' shows the rules, 'quit' leaves."
 )
+
+
+MOMENT_SECONDS = 2.0
+"""How long the terminal shows cards that are up only for a moment."""
 
 
 class Quit(Exception):
@@ -373,7 +381,28 @@ class TerminalTable:
                 lines.append(text)
         self.backlog = backlog
         self.flush()
+        self.show_moment(events)
         return events
+
+    def show_moment(self, events: list[Event]) -> None:
+        """Draw what is up only for a moment, as the person at the keyboard sees it, then
+        wipe the screen (a pipe cannot wipe anything, so there it is not drawn).
+
+        The whole screen goes, not just that line: the table drawn for the person's
+        last flip may show one of the cards.  The action's narration is told again.
+        """
+        moment = getattr(self.view, "moment", None)
+        if moment is None or not self.console.is_terminal:
+            return
+        seen = [event.view(self.seat) for event in events]
+        shown = moment(seen)
+        if shown is None:
+            return
+        with Live(shown, console=self.console, transient=True, auto_refresh=False):
+            time.sleep(MOMENT_SECONDS)
+        self.clear_screen()
+        for view in seen:
+            self.console.print(narration(self.game.describe_event(view, self.names)))
 
     def flush(self) -> None:
         """Print what the person at the keyboard has not been told yet."""

@@ -8,6 +8,8 @@ only when the table agrees.
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 from rich.console import Console
 from rich.rule import Rule
@@ -16,7 +18,7 @@ from rich.text import Text
 from tripletopper.cli.cards import narration
 from tripletopper.cli.common import NAMES, load_questions, questions_option
 from tripletopper.cli.views import view_for
-from tripletopper.engine import CLOCK, YOU
+from tripletopper.engine import CLOCK, YOU, Event
 from tripletopper.errors import TripleTopperError
 from tripletopper.record import Record, load_records
 
@@ -88,9 +90,22 @@ def play_back(
                 for secret_seat in sorted(event.secret):
                     seen = narration(game.describe_event(event.view(secret_seat), names))
                     console.print(Text(f"     [{names[secret_seat]} saw] ").append_text(seen))
+        moment = getattr(view, "moment", None)
+        if all_seeing and moment is not None:  # what was up only for a moment, for analysis
+            shown = moment([seen_by_all(event) for event in events])
+            if shown is not None:
+                console.print(shown)
         if table:
             obs = state.observation(seat) if seat is not None else state.public_observation()
             console.print(view.table(obs, names))
             console.print(Rule(style="dim"))
         if step:
             console.input("[dim](Enter)[/dim]")
+
+
+def seen_by_all(event: Event) -> dict[str, Any]:
+    """An event with every seat's secrets in it: the all-seeing view."""
+    out = event.view(None)
+    for secret in (event.secret or {}).values():
+        out.update(secret)
+    return out

@@ -315,6 +315,15 @@ class State(ABC):
         """A safe action for a seat whose clock ran out."""
         return self.legal_actions(seat)[0]
 
+    def recall(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` saw that is no longer on view, remembered perfectly: for bots only.
+
+        A memory game (Memo Match) keeps this out of the observation, so it never
+        reaches a person; ``resample(seat)`` leaves it unchanged.  Other games show
+        a seat all it saw in its observation, and recall nothing more.
+        """
+        return {}
+
     # --- the contract's shared behaviour --------------------------------------
     @property
     def version(self) -> int:

@@ -36,6 +36,8 @@ class GameView(Protocol):
 #       action are numbered in order, the others are information (typed actions)
 #   hint(obs) -> str                      a line saying what to type
 #   read(answer, obs) -> Action | None    a shortcut typed by the player ("C7")
+# and, for cards that are up only for a moment (Memo Match's missed pair):
+#   moment(event_views) -> renderable | None   drawn, then wiped, by the terminal
 
 
 VIEWS: dict[str, Callable[[Game], GameView]] = {

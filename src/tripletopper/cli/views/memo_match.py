@@ -1,13 +1,15 @@
 """Memo Match in the terminal: the grid with coordinates, face-up cards and the piles.
 
 Only what is face up *now* is drawn: a face-down card shows as ``░░░`` even
-when your seat has seen it, because remembering it is the game.  (The
-observation's ``recall`` is for programs; this view never reads it.)
+when your seat has seen it, because remembering it is the game.  The two cards
+of a miss are up only for a moment: :meth:`MemoMatchView.moment` draws them,
+and a real terminal then wipes the screen (narration names their positions
+only).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -59,6 +61,16 @@ class MemoMatchView:
                 out.append(" ")
             out.append("\n")
         return out
+
+    def moment(self, events: Sequence[Mapping[str, Any]]) -> RenderableType | None:
+        """The faces of a miss, as the viewer saw them before they were turned back."""
+        for event in events:
+            if event["type"] == "missed" and "cards" in event:
+                line = Text("No match: ", style="bold")
+                for position, card in zip(event["positions"], event["cards"], strict=True):
+                    line.append(f"{position} ").append_text(card_text(card)).append("  ")
+                return line.append("(turned face down in a moment)", style="dim")
+        return None
 
     def players(self, obs: dict[str, Any], names: Sequence[str]) -> Table:
         seats = Table(box=None, pad_edge=False, show_header=True, header_style="dim")

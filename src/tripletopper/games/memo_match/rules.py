@@ -16,10 +16,14 @@ while spotting, and ``("timeout",)``, played only by the table's clock (the
 Positions are ints named ``A1`` .. ``L10``, ``A11`` .. ``E11``
 (:mod:`tripletopper.games.memo_match.layout`).
 
-Knowledge is tracked per card (see :mod:`tripletopper.games.memo_match.knowledge`):
-a seat's observation holds its *perfect recall*, every face-down card it has
-seen and where that card is now.  Interfaces for people (the terminal) must not
-show that recall; a bot with a limited memory keeps its own from events.
+Memory is the skill, so nothing that lasts names a card after it is turned
+back face down: observations show only the cards face up now, and the
+narration of a flip or a miss names positions (a pair taken may be named).
+The faces of a flip are in its live events, for the table to draw while the
+cards are up.  Knowledge is tracked per card (see
+:mod:`tripletopper.games.memo_match.knowledge`): :meth:`MemoMatchState.recall`
+is a seat's *perfect recall*, every face-down card it has seen and where that
+card is now, for bots only; a bot with a limited memory keeps its own from events.
 """
 
 from __future__ import annotations
@@ -49,7 +53,7 @@ from tripletopper.engine import (
     Stock,
     phrase,
 )
-from tripletopper.errors import InvalidOptionError
+from tripletopper.errors import IllegalActionError, InvalidOptionError
 from tripletopper.games.memo_match.knowledge import MISS, PAIR, TRIPLE, relabeling
 from tripletopper.games.memo_match.layout import (
     DECK_SIZE,
@@ -546,12 +550,13 @@ class MemoMatchState(State):
         if game.swap:
             table[p], table[q] = b, a
         if events is not None:
-            events.append(
-                Event(
-                    "missed",
-                    {"seat": seat, "positions": [_pos[p], _pos[q]], "swapped": game.swap},
-                )
-            )
+            # The faces are for drawing the two cards while they are up; narration omits them.
+            data = {"seat": seat, "positions": [_pos[p], _pos[q]], "swapped": game.swap}
+            cards = {"cards": [_fmt[a], _fmt[b]]}
+            if game.private:
+                events.append(Event("missed", data, {seat: cards}))
+            else:
+                events.append(Event("missed", {**data, **cards}))
         if self.turns < game.max_turns:
             self.turn = self.nxt[seat]
             self.phase = FLIP1
@@ -815,6 +820,11 @@ class MemoMatchState(State):
         if len(leaders) == 1 or not pool:
             self._finish(leaders, counts, events)
             return
+        if all(self.out[s] for s in leaders):  # nobody may take a playoff turn
+            if events is not None:
+                events.append(Event("no_playoff", {"leaders": leaders}))
+            self._finish(leaders, counts, events)
+            return
         self._start_playoff(leaders, pool, events)
 
     def _start_playoff(
@@ -841,16 +851,14 @@ class MemoMatchState(State):
         self.playoffs += 1
         self.leaders = leaders
         self.active = [s in leaders for s in range(players)]
-        self.out = [False] * players
-        self.barred = [False] * players
-        self._seat_table()
+        self._seat_table()  # out and barred seats stay so: no turns, no spotting
         self.turns = 0
         self._lay_out(pool)
         if events is not None:
-            events.append(
-                Event("playoff", {"leaders": leaders, "cards": len(pool), "set_aside": len(left)})
-            )
-        self.turn = next(s for s in self.order if self.active[s])
+            out = [s for s in leaders if self.out[s]]
+            data = {"leaders": leaders, "cards": len(pool), "set_aside": len(left), "out": out}
+            events.append(Event("playoff", data))
+        self.turn = next(s for s in self.order if self.active[s] and not self.out[s])
         self.phase = FLIP1
 
     def _finish(self, winners: list[int], scores: list[int], events: list[Event] | None) -> None:
@@ -882,11 +890,6 @@ class MemoMatchState(State):
             face_up[_pos[self.first]] = _fmt[card] if knows[card] & bit else None
         elif phase == SPOT:
             face_up = {_pos[p]: _fmt[c] for p, c in enumerate(table) if c != EMPTY}
-        recall = {
-            _pos[p]: _fmt[c]
-            for p, c in enumerate(table)
-            if c != EMPTY and knows[c] & bit and _pos[p] not in face_up
-        }
         return {
             "game": game.name,
             "seat": seat,
@@ -898,7 +901,6 @@ class MemoMatchState(State):
             "size": self.size,
             "table": [_pos[p] for p, c in enumerate(table) if c != EMPTY],
             "face_up": face_up,
-            "recall": recall,
             "captured": self.main_counts.copy() if self.playoff else [len(p) for p in self.piles],
             "captured_cards": [[_fmt[c] for c in p if knows[c] & bit] for p in self.piles],
             "bonus_left": self.bonus_left,
@@ -917,6 +919,26 @@ class MemoMatchState(State):
             ),
             "set_aside": len(self.set_aside),
             "result": self.result.to_json() if self.result else None,
+        }
+
+    def recall(self, seat: int) -> dict[str, str]:
+        """Every face-down card ``seat`` has seen, by the position it lies at now.
+
+        A seat's perfect memory: kept through ``swap_on_miss`` swaps (a public
+        move) and forgotten when the cards are laid out again.  For bots only,
+        never part of an observation: remembering is the players' game.
+        """
+        if not 0 <= seat < self.game.players:
+            raise IllegalActionError(f"there is no seat {seat!r}")
+        if self.phase == SPOT:
+            return {}  # every card is face up
+        bit = 1 << seat
+        knows = self.knows
+        up = self.first if self.phase == FLIP2 else EMPTY  # face up: in the observation
+        return {
+            _pos[p]: _fmt[c]
+            for p, c in enumerate(self.table)
+            if c != EMPTY and knows[c] & bit and p != up
         }
 
     def stats(self) -> dict[str, float]:
@@ -1046,9 +1068,8 @@ def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
     """A Memo Match event as a sentence."""
     kind = event.get("type")
     who = names[event["seat"]] if "seat" in event else ""
-    if kind == "flipped":
-        text = f"{phrase(who, 'flips', 'flip')} {event['pos']}"
-        return text + (f": {event['card']}." if "card" in event else ".")
+    if kind == "flipped":  # the face is drawn while the card is up, never narrated
+        return f"{phrase(who, 'flips', 'flip')} {event['pos']}."
     if kind == "matched":
         where = " and ".join(event["positions"])
         cards = f" ({' + '.join(event['cards'])})" if "cards" in event else ""
@@ -1060,7 +1081,7 @@ def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
         return f"A match at {where}{cards}: {phrase(who, 'takes', 'take')} both and " + (
             "turn again." if who == "You" else "turns again."
         )
-    if kind == "missed":
+    if kind == "missed":  # positions only: remembering the faces is the game
         where = " and ".join(event["positions"])
         if event["swapped"]:
             return f"No match: the cards at {where} are turned back and trade places."
@@ -1107,10 +1128,19 @@ def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
         )
     if kind == "playoff":
         leaders = " and ".join(names[s] for s in event["leaders"])
-        return (
+        text = (
             f"{leaders} share the lead: they play off on the other players' "
             f"{event['cards']} cards, laid out face down."
         )
+        out = event.get("out")
+        if out:
+            who_out = " and ".join(names[s] for s in out)
+            verb = phrase(who_out, "is", "are") if len(out) == 1 else f"{who_out} are"
+            text += f" {verb} out of the game: no playoff turns."
+        return text
+    if kind == "no_playoff":
+        leaders = " and ".join(names[s] for s in event["leaders"])
+        return f"{leaders} share the lead, but all are out of the game: no playoff is played."
     if kind == "game_over":
         if "cleared" in event:
             if event["cleared"]:

@@ -3,9 +3,9 @@
 // the cards they took; the "no matches" race and the playoff.  Click a face-down card to flip
 // it (or to take it as a triple's bonus); while spotting, click two cards to claim a pair.
 // The two cards of a miss stay drawn face up, outlined, until the next update, as they lay
-// face up on a real table before being turned back.
-// The observation's `recall` (every card this seat has seen, kept for bots) is never read
-// here: remembering where the cards lie is the game.
+// face up on a real table before being turned back: their faces come from that update's
+// `missed` event, and nothing else names them later (the log gives positions only).
+// Remembering where the cards lie is the game.
 import { badge, fromPattern, legalBy, patternOf, playerBox, plural, pressable } from "/static/games/parts.js";
 
 const COLUMNS = "ABCDEFGHIJKL";
@@ -13,10 +13,6 @@ const DRAWN = new Set(["flip", "take"]);
 
 // The first card of a claim being made.
 let claim = { key: null, first: null };
-// The cards face up at the previous update: a miss turns both cards back at once, so the
-// first one's face comes from here (the second's from the update's flip event).
-// (render may run several times for one update: keep the faces of the update before it.)
-let shown = { key: null, faceUp: {}, before: {} };
 
 // The page lists "no matches" and pass; flips, bonus takes and claims (sent as one pattern:
 // any two of the face-up cards) are the grid's cards.
@@ -99,11 +95,15 @@ export function render(root, obs, ctx) {
   };
   // A missed pair stays drawn face up until the next update, as both cards lay face up
   // on a real table before they were turned back.
-  const events = ctx.events || [];
-  const missed = new Set(events.filter((e) => e.type === "missed").flatMap((e) => e.positions));
-  if (shown.key !== key) shown = { key, faceUp: { ...obs.face_up }, before: shown.faceUp };
-  const faces = { ...shown.before };
-  for (const e of events) if (e.type === "flipped" && e.card) faces[e.pos] = e.card;
+  const missed = new Set();
+  const faces = {};
+  for (const e of ctx.events || []) {
+    if (e.type !== "missed") continue;
+    e.positions.forEach((name, i) => {
+      missed.add(name);
+      if (e.cards) faces[name] = e.cards[i];
+    });
+  }
   const onTable = new Set(obs.table);
   const grid = el("div", { class: "memo-grid", "aria-label": "The cards on the table" });
   for (let p = 0; p < obs.size; p++) {
