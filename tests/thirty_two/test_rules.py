@@ -1,5 +1,7 @@
 """One scenario per rule of rules/thirty-two.md, with stacked decks and exact counters."""
 
+import json
+
 import pytest
 
 from tripletopper.engine import CLOCK, TABLE
@@ -110,6 +112,22 @@ def test_draw_then_discard_any_of_the_four_including_the_drawn_card():
     play(state, "discard RS4")
     assert hand(state, 0) == ["RC1", "YH2", "GT3"]
     assert state.game.deck.format_many(state.pile) == ["KB?", "RS4"]
+
+
+def test_the_discard_pile_is_squared_only_its_top_and_size_are_observed():
+    state = stacked(3, dealer=2, hands=HANDS3, face_up="KB?", stock="RS4 BB1")
+    play(state, "draw", "discard RS4", "draw", "discard BB1")
+    assert state.game.deck.format_many(state.pile) == ["KB?", "RS4", "BB1"]
+    views = [state.public_observation(), *(state.observation(s) for s in range(3))]
+    for obs in views:
+        assert "discard_pile" not in obs
+        assert (obs["discard_top"], obs["discard_size"]) == ("BB1", 3)
+        assert '"KB?"' not in json.dumps(obs) and '"RS4"' not in json.dumps(obs)
+    play(state, "take")  # seat 2 takes the top: the card under it shows now
+    obs = state.public_observation()
+    assert (obs["discard_top"], obs["discard_size"]) == ("RS4", 2)
+    assert obs["known"] == [[], [], ["BB1"]] and obs["taken"] == "BB1"
+    assert '"KB?"' not in json.dumps(obs)
 
 
 def test_knock_once_per_hand_then_exactly_one_more_turn_each():

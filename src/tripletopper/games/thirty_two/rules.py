@@ -1,4 +1,4 @@
-"""Thirty-Two: the rules engine (the rules it plays: the players' page rules/thirty-two.md).
+"""Thirty-Two: the rules engine (the rules it plays: rules/thirty-two.md).
 
 Three to six players hold three Triple Topper cards each.  On a turn a player
 takes the face-up discard or draws from the stock and then discards, or knocks;
@@ -9,6 +9,10 @@ change hands at every settlement (``scoring.knock_payments``,
 runs out, unless the lead is shared or an owed player could still catch the
 leader: then those players play on (``scoring.contenders``).  With
 ``end=open`` the table plays on instead.
+
+The discard pile is squared: an observation names its top card and its size
+only.  Every discard is public when it is made (a ``discarded`` event), so
+remembering the rest of the pile is up to the player.
 
 Cards are ints of :mod:`tripletopper.cards.triple_topper`; actions are tuples:
 ``("take",)``, ``("draw",)``, ``("knock",)``, ``("declare",)``,
@@ -534,7 +538,8 @@ class ThirtyTwoState(State):
             "in_hand": self.seats_in.copy(),
             "playoff": self.playoff,
             "knocker": self.knocker if self.knocker >= 0 else None,
-            "discard_pile": _cards(self.pile),
+            "discard_top": _fmt[self.pile[-1]] if self.pile else None,  # the pile is squared
+            "discard_size": len(self.pile),
             "stock_size": len(self.stock),
             "hand_sizes": [len(h) for h in hands],
             "known": [[_fmt[c] for c in hand if c in public] for hand in hands],
@@ -620,7 +625,10 @@ class ThirtyTwoState(State):
     def resample(self, seat: int, rng: Rng) -> ThirtyTwoState:
         """Redeal the stock and the other hands' unseen cards, as ``seat`` could imagine them.
 
-        Cards everyone saw go into a hand (taken from the discard pile) stay put.
+        Cards everyone saw go into a hand (taken from the discard pile) stay put,
+        and so does the whole discard pile: the observation shows only its top,
+        but the seat saw every discard made (a seat that forgot them is the
+        player's own business, not the sample's).
         A card that was face up in the discard pile when the stock was last
         rebuilt cannot be in a hand slot filled before that rebuild, so slots are
         filled oldest first from the cards each could hold.  The unseen cards are
