@@ -390,6 +390,20 @@ def test_manual_31_declared_with_the_discard():
     assert done["declarers"] == [0] and state.lives == [4, 3, 3]
 
 
+def test_text_actions_name_cards_in_their_long_forms_too():
+    deal = ({0: "2C 3D 4H", 1: "2D 3H 4S", 2: "2H 3S 4C"}, "JS", "KD")
+    state = stacked(3, dealer=2, deals=[deal])
+    play(state, "draw", "discard king of diamonds", "take", "discard two diamonds")
+    assert state.game.deck.format_many(state.pile) == ["JS", "2D"]
+    assert hand(state, 1) == ["3H", "4S", "KD"]
+    deal = ({0: "AS KS 2D", 1: "2C 3D 4H", 2: "10H JH 5C"}, "9S", "QS")
+    state = stacked(3, dealer=2, manual_31=True, deals=[deal])
+    for seat in (0, 1, 2):
+        state.apply(("play",), seat)
+    done = settlement(play(state, "draw", "discard 2 of diamonds declare"))
+    assert done["declarers"] == [0] and state.lives == [4, 3, 3]
+
+
 def test_manual_31_not_declared_at_the_discard_is_lost_but_a_new_31_can_be_declared():
     state = stacked(
         3, dealer=2, manual_31=True,

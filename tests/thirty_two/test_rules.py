@@ -130,6 +130,21 @@ def test_the_discard_pile_is_squared_only_its_top_and_size_are_observed():
     assert '"KB?"' not in json.dumps(obs)
 
 
+def test_text_actions_name_cards_in_their_long_forms_too():
+    state = stacked(3, dealer=2, hands=HANDS3, face_up="KB?", stock="RS4")
+    play(state, "take", "discard red circle 1")
+    assert hand(state, 0) == ["YH2", "GT3", "KB?"]
+    play(state, "draw", "discard Red-Square-4")  # seat 1 throws back what it drew
+    assert hand(state, 1) == ["YC1", "GS2", "BT1"]
+    state = stacked(
+        3, dealer=2, counters=20,
+        hands={0: "RC1 YH2 GT3", 1: "BS4 BB4 RC2", 2: "YC1 GS2 BT1"},
+        face_up="RS1", stock="KB?",
+    )  # fmt: skip
+    events = play(state, "knock", "draw", "discard red circle 2 declare")
+    assert settlement(events)["ended_by"] == "thirty-two" and state.counters == [14, 32, 14]
+
+
 def test_knock_once_per_hand_then_exactly_one_more_turn_each():
     state = stacked(4, dealer=3, hands={**HANDS3, 3: "BH1 RH2 YT4"}, face_up="KS1")
     play(state, "draw", "discard " + state.game.deck.format(state.stock.cards[-1]))
