@@ -1,4 +1,4 @@
-"""One scenario per ruling of RULINGS §4 (and per decision of the rules page)."""
+"""One scenario per rule of rules/three-up-three-down.md, with stacked decks."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One scenario per ruling of RULINGS §2 (the plain game), with stacked decks."""
+"""One scenario per rule of rules/toe.md (the plain game), with stacked decks."""
 
 from __future__ import annotations
 
