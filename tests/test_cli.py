@@ -6,9 +6,12 @@ import json
 import re
 
 from click.testing import CliRunner
+from rich.console import Console
 
+from tests.thirty_two.helpers import play, stacked
 from tripletopper.cli import cli
 from tripletopper.cli.cards import SHAPE_SYMBOLS
+from tripletopper.cli.views.thirty_two import ThirtyTwoView
 from tripletopper.record import load_records
 
 SYMBOL_TO_LETTER = {v: k for k, v in SHAPE_SYMBOLS.items()}
@@ -134,3 +137,16 @@ def test_replay_views(tmp_path):
     assert "saw]" in full.output and "all-seeing" in full.output
     both = run("replay", str(path), "--all", "--seat", "1")
     assert both.exit_code == 2 and "choose one of" in both.output
+
+
+def test_the_table_shows_only_the_top_of_the_squared_discard_pile():
+    state = stacked(
+        3, dealer=2, hands={0: "RC1 YH2 GT3", 1: "YC1 GS2 BT1", 2: "GC1 BS2 RT4"},
+        face_up="KB?", stock="RS4 BB1",
+    )  # fmt: skip
+    play(state, "draw", "discard RS4", "draw", "discard BB1")
+    console = Console(width=120, record=True, color_system=None)
+    console.print(ThirtyTwoView(state.game).table(state.observation(2), ["Ann", "Bob", "You"]))
+    text = console.export_text()
+    assert "Discard pile: B✱1  on a pile of 3 cards (only the top one shows)" in text
+    assert cards_in(text) == {"BB1", "GC1", "BS2", "RT4"}  # the top and the hand

@@ -7,9 +7,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tripletopper import make_game
+from tripletopper.cards import STANDARD, TRIPLE_TOPPER
 from tripletopper.engine import (
     CLOCK,
     TABLE,
+    CardParam,
+    CardsParam,
     Option,
     Rng,
     Stock,
@@ -92,6 +95,37 @@ def test_malformed_wire_actions(wire, message):
 def test_malformed_text_actions(text, message):
     with pytest.raises(MalformedActionError, match=message):
         make_game("thirty-two", 3).parse_action(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("discard red circle 1", ("discard", 0, False)),
+        ("DISCARD Red Circle 1 declare", ("discard", 0, True)),
+        ("discard black-blob-? declare", ("discard", 124, True)),
+        ("discard black blob question", ("discard", 124, False)),
+        ("discard green square 1", ("discard", TRIPLE_TOPPER.parse("GS1"), False)),
+    ],
+)
+def test_text_actions_take_the_long_card_forms(text, action):
+    game = make_game("thirty-two", 3)
+    assert game.parse_action(text) == action
+    assert game.parse_action(game.action_to_text(action)) == action  # written short
+
+
+def test_long_card_forms_in_text_read_the_longest_name_and_stop_there():
+    one = CardParam("card", STANDARD)
+    tokens = ["ten", "of", "hearts", "declare"]
+    assert one.from_text(tokens, 0) == (STANDARD.parse("10H"), 3)
+    assert one.from_text(["ace", "of", "spades"], 0) == (STANDARD.parse("AS"), 3)
+    assert one.from_text(["as", "declare"], 0) == (STANDARD.parse("AS"), 1)
+    many = CardsParam("cards", TRIPLE_TOPPER, 2, 3)
+    tokens = ["red", "circle", "1", "GS1", "black-blob-?"]
+    assert many.from_text(tokens, 0) == ((0, TRIPLE_TOPPER.parse("GS1"), 124), len(tokens))
+    with pytest.raises(MalformedActionError, match="'red' is not a card"):
+        many.from_text(["red", "circle", "GS1"], 0)
+    with pytest.raises(MalformedActionError, match="2 to 3 cards"):
+        many.from_text(["red", "circle", "1"], 0)
 
 
 def test_rng_is_deterministic_and_uniform_enough():

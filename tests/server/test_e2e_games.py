@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from tests.server.helpers import live_server, open_table
-from tests.server.test_e2e import ARTIFACTS
+from tests.server.test_e2e import ARTIFACTS, play_by_clicking
 from tests.server.test_play import CARD, allowed_cards, cards_in, stored_record
 from tripletopper.games.memo_match.layout import MATCH, matching_variables
 
@@ -297,6 +297,63 @@ def test_three_up_three_down_from_the_choice_to_the_end(browser, tmp_path):
         assert not ann.errors
 
 
+def wait_for_move(seat: Seat, me: int, seconds: float = 30) -> dict[str, Any] | None:
+    """Seat ``me``'s observation once it must act and nothing has changed for half a second
+    (the table waits for it, and the update of its own last click is in); None if the game
+    ended first."""
+    ends = time.monotonic() + seconds
+    since, version = time.monotonic(), seat.version()
+    while not seat.finished():
+        if seat.version() != version:
+            since, version = time.monotonic(), seat.version()
+        obs = seat.observation()
+        if obs.get("to_act") == [me] and time.monotonic() - since > 0.5:
+            return obs
+        assert time.monotonic() < ends, "the seat was never to act"
+        time.sleep(0.05)
+    return None
+
+
+def assert_squared_pile(seat: Seat) -> int:
+    """The page draws the discard pile squared: its top card alone, labelled with the pile's
+    size (both from the seat's last observation); no other discard is drawn.  The size."""
+    expect = pytest.importorskip("playwright.sync_api").expect
+    obs = seat.observation()
+    pile = seat.page.locator("#game .discard-pile")
+    expect(pile.locator(".pile-label")).to_contain_text(f"iscard pile: {obs['discard_size']}")
+    expect(pile.locator("[data-card]")).to_have_attribute("data-card", obs["discard_top"])
+    expect(seat.page.locator("#game .center [data-card]")).to_have_count(1)
+    return int(obs["discard_size"])
+
+
+def test_thirty_two_draws_the_discard_pile_squared(browser, tmp_path):
+    options = {"counters": 40}
+    with table(tmp_path, "thirty-two", 3, humans=1, bots="heuristic", options=options) as opened:
+        base, table_id, tokens = opened
+        ann = Seat(browser, f"{base}/t/{table_id}#seat={tokens[0]}")
+        spy = Seat(browser, f"{base}/t/{table_id}")
+        ann.page.wait_for_selector("#game .discard-pile")
+        assert_no_generic_drawing(ann)
+        rng = random.Random(3)
+        sizes = []
+        for _ in range(80):
+            obs = wait_for_move(ann, 0)
+            if obs is None or sum(size > 2 for size in sizes) >= 3:
+                break
+            if obs["phase"] == "turn":  # before taking: the pile holds at least its top
+                sizes.append(assert_squared_pile(ann))
+                spy.page.wait_for_function(
+                    "(size) => document.querySelector('#game .discard-pile')"
+                    "?.innerText.includes(`discard pile: ${size}`)",
+                    arg=sizes[-1],
+                )
+                assert assert_squared_pile(spy) == sizes[-1]
+            play_by_clicking([ann.page], rng, clicks=1, seconds=20)
+        ann.shot("e2e-thirty-two-squared-pile.png")
+        assert sum(size > 2 for size in sizes) >= 3, sizes
+        assert not ann.errors and not spy.errors
+
+
 def test_thirty_one_with_organs_to_the_last_player_standing(browser, tmp_path):
     with table(tmp_path, "thirty-one", 3, humans=1, bots="heuristic") as opened:
         base, table_id, tokens = opened
@@ -306,6 +363,9 @@ def test_thirty_one_with_organs_to_the_last_player_standing(browser, tmp_path):
         assert ann.page.locator("#game .organ:not(.gone)").count() == 9  # 3 players, 3 organs
         assert re.search(r"worth \d+", ann.page.inner_text("#hand-score"))
         made = click_drawing(ann, random.Random(10), clicks=6)
+        obs = wait_for_move(ann, 0)
+        if obs is not None and obs["phase"] == "turn":
+            assert_squared_pile(ann)
         ann.shot("e2e-thirty-one-table.png")
         made += click_drawing(ann, random.Random(11), clicks=1000, seconds=150)
         assert ann.finished(), "the game did not finish in time"

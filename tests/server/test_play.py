@@ -88,6 +88,46 @@ def test_no_seat_ever_receives_a_card_hidden_from_it(tmp_path, seed):
     assert final.results().to_json() == clients[0].results
 
 
+async def some_moves(base: str, versions: int):
+    """Three people play Thirty-Two at random for ``versions`` actions; a spectator watches."""
+    table_id, tokens = open_table(base, players=3, humans=3, options={"counters": 30})
+    clients = [TableClient(base, table_id, token, record=True) for token in tokens]
+    spectator = TableClient(base, table_id, record=True)
+    for client in [*clients, spectator]:
+        await client.start()
+    await play_randomly(clients, random.Random(4), until_version=versions)
+    await spectator.wait(lambda c: c.version >= versions)
+    for client in [*clients, spectator]:
+        await client.close()
+    return table_id, [*clients, spectator]
+
+
+def test_the_discard_pile_reaches_every_seat_squared(tmp_path):
+    """Each observation sent names the pile's top card and its size, never a buried discard
+    (every discard was named once, in the event of its being made)."""
+    with live_server(str(tmp_path)) as base:
+        table_id, clients = asyncio.run(some_moves(base, 40))
+    record = stored_record(str(tmp_path), table_id)
+    deck = record.new_state().game.deck
+    piles = [deck.format_many(record.new_state().pile)]
+    piles += [deck.format_many(state.pile) for state, *_ in record.steps()]
+    checked = buried = 0
+    for client in clients:
+        for message in client.messages:
+            obs = message.get("observation")
+            if not obs:
+                continue
+            pile = piles[message["version"]]
+            assert "discard_pile" not in obs
+            top = pile[-1] if pile else None  # a lone face-up card was just taken
+            assert (obs["discard_top"], obs["discard_size"]) == (top, len(pile))
+            this_hand = {key: value for key, value in obs.items() if key != "last_hand"}
+            assert not cards_in(this_hand) & set(pile[:-1])
+            checked += 1
+            buried += len(pile) - 1
+    assert checked > 4 * 40 and buried > 100
+
+
 def test_a_full_game_its_results_and_its_replays(tmp_path):
     with live_server(str(tmp_path)) as base:
         table_id, tokens, clients, _spectator = asyncio.run(full_game(base, 3, players=3))

@@ -6,9 +6,10 @@ from hypothesis import strategies as st
 from tripletopper.bots import LEVEL_ORDER, SeatView, bot_names, make_bot
 from tripletopper.engine import Rng
 from tripletopper.games.thirty_one import ThirtyOne
+from tripletopper.games.thirty_one.rules import DRAW, KNOCK, TAKE
 from tripletopper.runner import simulate
 
-from .helpers import dealt_31, declare_dealt, play, stacked
+from .helpers import JUNK, dealt_31, declare_dealt, play, stacked
 
 
 def test_bots_on_offer():
@@ -123,6 +124,43 @@ def test_heuristic_knock_depends_on_the_tables_lives():
         declare_dealt(draining)
     assert draining.lives == [4, 1, 1] and draining.to_act() == (0,)
     assert choice(draining) == "knock"
+
+
+def test_bots_remember_the_squared_pile_from_the_events_they_saw():
+    """Observations show only the pile's top; each level's heuristic rebuilds the pile
+    from its seat's events.  The first hand's face-up card was dealt before any event,
+    so it is known again only from the next deal on."""
+    state = stacked(3, dealer=2, deals=[({0: JUNK[0], 1: JUNK[1], 2: JUNK[2]}, "9S", "")])
+    bots = [make_bot(level, state.game, 1, 7) for level in ("easy", "medium", "hard")]
+
+    def check(whole: bool) -> None:
+        obs = state.observation(1)
+        for bot in bots:
+            inside = getattr(bot, "inner", None) or getattr(bot, "fallback", None) or bot
+            known = inside.discards.pile(obs["discard_top"], obs["discard_size"])
+            assert known == state.pile[0 if whole else 1 :]
+
+    def turn(take: bool) -> None:
+        seat = state.to_act()[0]
+        events = state.apply(TAKE if take else DRAW, seat)
+        events += state.apply(("discard", state.hands[seat][0 if take else -1], False), seat)
+        for bot in bots:
+            bot.observe([event.view(1) for event in events])
+
+    for number in range(30):
+        turn(take=number % 5 == 3)
+        check(whole=False)
+    assert state.hand_no == 1 and len(state.pile) > 20
+    events = state.apply(KNOCK, state.to_act()[0])
+    while state.hand_no == 1:
+        seat = state.to_act()[0]
+        events += state.apply(DRAW, seat)
+        events += state.apply(("discard", state.hands[seat][-1], False), seat)
+    for bot in bots:
+        bot.observe([event.view(1) for event in events])
+    for number in range(6):  # the next hand: every bot saw its deal
+        turn(take=number == 2)
+        check(whole=True)
 
 
 def test_random_bot_is_deterministic_by_seed():

@@ -6,10 +6,14 @@ import json
 import re
 
 from click.testing import CliRunner
+from rich.console import Console
 
 from tripletopper.cli import cli
 from tripletopper.cli.cards import SUIT_SYMBOLS
+from tripletopper.cli.views.thirty_one import ThirtyOneView
 from tripletopper.record import load_records
+
+from .helpers import play, stacked
 
 SYMBOL_TO_LETTER = {v: k for k, v in SUIT_SYMBOLS.items()}
 CARD = re.compile(r"(?<![\w])(10|[2-9JQKA])([♣♦♥♠])")
@@ -128,3 +132,14 @@ def test_replay_views(tmp_path):
     assert cards_in(public.output) <= everyone
     full = run("replay", str(path), "--all")
     assert "saw]" in full.output and "all-seeing" in full.output
+
+
+def test_the_table_shows_only_the_top_of_the_squared_discard_pile():
+    deal = ({0: "2C 3D 4H", 1: "2D 3H 4S", 2: "2H 3S 4C"}, "JS", "KD QC")
+    state = stacked(3, dealer=2, deals=[deal])
+    play(state, "draw", "discard KD", "draw", "discard QC")
+    console = Console(width=120, record=True, color_system=None)
+    console.print(ThirtyOneView(state.game).table(state.observation(2), ["Ann", "Bob", "You"]))
+    text = console.export_text()
+    assert "Discard pile: Q♣  on a pile of 3 cards (only the top one shows)" in text
+    assert cards_in(text) == {"QC", "2H", "3S", "4C"}  # the top and the hand

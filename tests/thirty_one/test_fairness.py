@@ -46,3 +46,15 @@ def test_samples_depend_only_on_the_seats_view():
     for manual in (True, False):
         for index, (state, seat) in enumerate(positions(100, manual)):
             assert_resample_sees_only_the_view(state, seat, index)
+
+
+def test_samples_keep_the_buried_discards_the_seat_saw():
+    """Only the pile's top is observed, but every discard was public when made (an event),
+    so a seat knows the whole pile: samples keep it exactly as it is."""
+    rng = Rng(5)
+    buried = 0
+    for state, seat in positions(300):
+        twin = state.resample(seat, rng)
+        assert twin.pile == state.pile
+        buried += len(state.pile) - 1
+    assert buried > 100

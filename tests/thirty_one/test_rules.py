@@ -1,4 +1,6 @@
-"""One scenario per ruling of RULINGS §5, with stacked decks and exact lives after each hand."""
+"""One scenario per rule of rules/thirty-one.md, with stacked decks and exact lives per hand."""
+
+import json
 
 import pytest
 
@@ -72,6 +74,23 @@ def test_deal_one_card_at_a_time_from_the_dealers_left_who_plays_first():
     assert hand(state, 1) == ["8H", "9H", "10H"]
     assert state.game.deck.format_many(state.pile) == ["JS"]
     assert state.to_act() == (2,)
+
+
+def test_the_discard_pile_is_squared_only_its_top_and_size_are_observed():
+    deal = ({0: "2C 3D 4H", 1: "2D 3H 4S", 2: "2H 3S 4C"}, "JS", "KD QC")
+    state = stacked(3, dealer=2, deals=[deal])
+    play(state, "draw", "discard KD", "draw", "discard QC")
+    assert state.game.deck.format_many(state.pile) == ["JS", "KD", "QC"]
+    views = [state.public_observation(), *(state.observation(s) for s in range(3))]
+    for obs in views:
+        assert "discard_pile" not in obs
+        assert (obs["discard_top"], obs["discard_size"]) == ("QC", 3)
+        assert '"JS"' not in json.dumps(obs) and '"KD"' not in json.dumps(obs)
+    play(state, "take")  # seat 2 takes the top: the card under it shows now
+    obs = state.public_observation()
+    assert (obs["discard_top"], obs["discard_size"]) == ("KD", 2)
+    assert obs["known"] == [[], [], ["QC"]] and obs["taken"] == "QC"
+    assert '"JS"' not in json.dumps(obs)
 
 
 def test_first_dealer_is_random_and_the_deal_passes_left():
@@ -368,6 +387,20 @@ def test_manual_31_declared_with_the_discard():
     with pytest.raises(IllegalActionError, match="leaves 21, not 31"):
         state.apply_text("discard KS declare")
     done = settlement(play(state, "discard 2D declare"))
+    assert done["declarers"] == [0] and state.lives == [4, 3, 3]
+
+
+def test_text_actions_name_cards_in_their_long_forms_too():
+    deal = ({0: "2C 3D 4H", 1: "2D 3H 4S", 2: "2H 3S 4C"}, "JS", "KD")
+    state = stacked(3, dealer=2, deals=[deal])
+    play(state, "draw", "discard king of diamonds", "take", "discard two diamonds")
+    assert state.game.deck.format_many(state.pile) == ["JS", "2D"]
+    assert hand(state, 1) == ["3H", "4S", "KD"]
+    deal = ({0: "AS KS 2D", 1: "2C 3D 4H", 2: "10H JH 5C"}, "9S", "QS")
+    state = stacked(3, dealer=2, manual_31=True, deals=[deal])
+    for seat in (0, 1, 2):
+        state.apply(("play",), seat)
+    done = settlement(play(state, "draw", "discard 2 of diamonds declare"))
     assert done["declarers"] == [0] and state.lives == [4, 3, 3]
 
 

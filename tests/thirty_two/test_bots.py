@@ -9,6 +9,7 @@ from tripletopper.games.thirty_two import ThirtyTwo
 from tripletopper.runner import simulate
 
 from .helpers import stacked
+from .test_rules import HANDS3
 
 
 def test_bots_on_offer():
@@ -88,6 +89,59 @@ def test_heuristic_knock_depends_on_the_table():
     for seed in range(5):
         assert make_bot("heuristic", three.game, 0, seed).choose(SeatView(three, 0)) == ("knock",)
         assert make_bot("heuristic", six.game, 0, seed).choose(SeatView(six, 0)) != ("knock",)
+
+
+def heuristic_inside(bot):
+    """The heuristic a level is built on (itself, or wrapped by easy's or hard's bot)."""
+    return getattr(bot, "inner", None) or getattr(bot, "fallback", None) or bot
+
+
+def test_bots_remember_the_squared_pile_from_the_events_they_saw():
+    """Observations show only the pile's top; each level's heuristic rebuilds the pile
+    from its seat's events.  The first hand's face-up card was dealt before any event,
+    and a bot seated mid-hand missed the start: both know the pile whole again after a
+    reshuffle (the pile is then just its top) or the next deal."""
+    state = stacked(3, dealer=2, hands=HANDS3, face_up="KB?", counters=50)
+    game = state.game
+    bots = [make_bot(level, game, 1, 7) for level in ("easy", "medium", "hard")]
+    late = make_bot("medium", game, 1, 7)
+
+    def check(whole: bool) -> None:
+        obs = state.observation(1)
+        for bot in bots:
+            known = heuristic_inside(bot).discards.pile(obs["discard_top"], obs["discard_size"])
+            assert known == state.pile[len(state.pile) - len(known) :] and known
+            if whole:
+                assert known == state.pile
+            elif bot is not late:
+                assert len(known) == len(state.pile) - 1  # all but the first face-up card
+
+    reshuffled = False
+    for turn in range(150):
+        seat = state.current_seat()
+        events = state.apply(("take",) if turn % 7 == 3 else ("draw",))
+        throw = state.hands[seat][0 if turn % 7 == 3 else -1]  # never the card just taken
+        events += state.apply(("discard", throw, False))
+        if turn == 20:
+            bots.append(late)
+        for bot in bots:
+            bot.observe([event.view(1) for event in events])
+        reshuffled |= any(event.type == "reshuffled" for event in events)
+        check(whole=reshuffled)
+    assert reshuffled and len(state.pile) > 3
+    hand_no = state.hand_no
+    events = state.apply(("knock",))
+    while state.hand_no == hand_no:
+        events += state.apply(("draw",))
+        events += state.apply(("discard", state.hands[state.current_seat()][-1], False))
+    for turn in range(6):  # the next hand: every bot saw its deal
+        seat = state.current_seat()
+        events += state.apply(("take",) if turn == 2 else ("draw",))
+        events += state.apply(("discard", state.hands[seat][0], False))
+        for bot in bots:
+            bot.observe([event.view(1) for event in events])
+        events = []
+        check(whole=True)
 
 
 def test_random_bot_is_deterministic_by_seed():

@@ -1,4 +1,6 @@
-"""One scenario per ruling of RULINGS §1, with stacked decks and exact counters."""
+"""One scenario per rule of rules/thirty-two.md, with stacked decks and exact counters."""
+
+import json
 
 import pytest
 
@@ -110,6 +112,37 @@ def test_draw_then_discard_any_of_the_four_including_the_drawn_card():
     play(state, "discard RS4")
     assert hand(state, 0) == ["RC1", "YH2", "GT3"]
     assert state.game.deck.format_many(state.pile) == ["KB?", "RS4"]
+
+
+def test_the_discard_pile_is_squared_only_its_top_and_size_are_observed():
+    state = stacked(3, dealer=2, hands=HANDS3, face_up="KB?", stock="RS4 BB1")
+    play(state, "draw", "discard RS4", "draw", "discard BB1")
+    assert state.game.deck.format_many(state.pile) == ["KB?", "RS4", "BB1"]
+    views = [state.public_observation(), *(state.observation(s) for s in range(3))]
+    for obs in views:
+        assert "discard_pile" not in obs
+        assert (obs["discard_top"], obs["discard_size"]) == ("BB1", 3)
+        assert '"KB?"' not in json.dumps(obs) and '"RS4"' not in json.dumps(obs)
+    play(state, "take")  # seat 2 takes the top: the card under it shows now
+    obs = state.public_observation()
+    assert (obs["discard_top"], obs["discard_size"]) == ("RS4", 2)
+    assert obs["known"] == [[], [], ["BB1"]] and obs["taken"] == "BB1"
+    assert '"KB?"' not in json.dumps(obs)
+
+
+def test_text_actions_name_cards_in_their_long_forms_too():
+    state = stacked(3, dealer=2, hands=HANDS3, face_up="KB?", stock="RS4")
+    play(state, "take", "discard red circle 1")
+    assert hand(state, 0) == ["YH2", "GT3", "KB?"]
+    play(state, "draw", "discard Red-Square-4")  # seat 1 throws back what it drew
+    assert hand(state, 1) == ["YC1", "GS2", "BT1"]
+    state = stacked(
+        3, dealer=2, counters=20,
+        hands={0: "RC1 YH2 GT3", 1: "BS4 BB4 RC2", 2: "YC1 GS2 BT1"},
+        face_up="RS1", stock="KB?",
+    )  # fmt: skip
+    events = play(state, "knock", "draw", "discard red circle 2 declare")
+    assert settlement(events)["ended_by"] == "thirty-two" and state.counters == [14, 32, 14]
 
 
 def test_knock_once_per_hand_then_exactly_one_more_turn_each():
@@ -228,11 +261,12 @@ def test_knocker_who_cannot_pay_pays_highest_first_cutting_for_ties_and_the_rest
     assert state.counters == [0, 5, 7, 8]
     assert done["owed"] == [0, 3, 1, 0]
     assert sum(state.counters) == 20  # unpaid amounts are lost, never created
-    # Seat 0 ran out: the game ends; seat 3 leads alone, so no playoff even though
-    # seat 2 would have reached the lead with the counter it is owed.
-    assert state.is_terminal()
-    assert state.results().winners == (3,)
     assert done["eliminated"] == [0]
+    # Seat 3 leads, but seat 2 (1 behind, owed 1) and seat 1 (3 behind, owed 3)
+    # could have caught up with what they are owed: all three play on.
+    playoff = next(e for e in events if e["type"] == "playoff")
+    assert playoff == {"type": "playoff", "seats": [1, 2, 3], "leaders": [3]}
+    assert not state.is_terminal() and state.seats_in == [1, 2, 3]
 
 
 def test_payments_in_full_need_no_cut():
@@ -405,6 +439,101 @@ def test_tied_leaders_and_an_owed_player_who_could_reach_them_play_on():
     assert state.is_terminal()
     assert state.results().winners == (2,)
     assert state.results().ranking == ((2,), (3,), (0, 1))
+
+
+KNOCKS_WITH_14 = "KH1 YB1 GT2"  # 14 points, 2 wilds (a black and a blob)
+
+
+def test_a_lone_leader_plays_on_with_an_owed_player_who_could_still_catch_him():
+    second_hand = deck_order([2, 1], {2: "BS4 BB4 KB?", 1: "RC1 YH2 GT3"}, face_up="YS2")
+    state = stacked(
+        3, dealer=2, counters=4,
+        hands={0: KNOCKS_WITH_14, 1: "GT4 GT3 KB4", 2: "RC4 RC3 RC2"},  # 31, 2 wilds; 29, none
+        face_up="RS1", stock="YS1 GS1", more=[second_hand],
+    )  # fmt: skip
+    events = play(state, "knock", "draw", "discard YS1", "draw", "discard GS1")
+    done = settlement(events)
+    assert done["payments"] == [
+        {"from": 0, "to": 1, "due": 3, "paid": 3},  # the 31 first, in full
+        {"from": 0, "to": 2, "due": 5, "paid": 1},  # 3 + (2 - 0 wilds): the knocker's last counter
+    ]
+    assert state.counters == [0, 7, 5] and done["owed"] == [0, 0, 4]
+    # Seat 1 leads alone, but seat 2 is 2 behind and was left owed 4: both play on.
+    playoff = next(e for e in events if e["type"] == "playoff")
+    assert playoff == {"type": "playoff", "seats": [1, 2], "leaders": [1]}
+    assert state.game.describe_event(playoff, ["Ann", "Bea", "Cy"]) == (
+        "Bea leads, but Cy was left owed enough counters to catch up. "
+        "They play on until one player has the most."
+    )
+    assert not state.is_terminal() and state.playoff and state.seats_in == [1, 2]
+    assert (state.hand_no, state.dealer, state.turn) == (2, 1, 2)
+    done = settlement(play(state, "declare"))  # seat 2 was dealt a Thirty-two
+    assert done["payments"] == [{"from": 1, "to": 2, "due": 6, "paid": 6}]
+    assert state.counters == [0, 1, 11]
+    assert state.is_terminal() and state.results().winners == (2,)
+
+
+@pytest.mark.parametrize(
+    ("second", "owed", "plays_on"),
+    [
+        ("YT4 YT3 YT1", 4, True),  # 28, no wild: due 3 + 2, paid 1, owed 4 = the gap
+        ("YT4 YT3 KT1", 3, False),  # 28, one wild: due 3 + 1, paid 1, owed 3 < the gap
+    ],
+)
+def test_an_owed_player_plays_on_only_if_owed_at_least_the_gap(second, owed, plays_on):
+    state = stacked(
+        3, dealer=2, counters=6,
+        hands={0: KNOCKS_WITH_14, 1: "RC4 RC3 RC2", 2: second},  # 29 without wilds: due 5
+        face_up="RS1", stock="YS1 GS1",
+    )  # fmt: skip
+    events = play(state, "knock", "draw", "discard YS1", "draw", "discard GS1")
+    assert state.counters == [0, 11, 7]  # seat 2 is 4 behind
+    assert settlement(events)["owed"] == [0, 0, owed]
+    assert state.is_terminal() is not plays_on
+    if plays_on:
+        assert state.seats_in == [1, 2] and state.playoff
+    else:
+        assert state.results().winners == (1,)
+
+
+@pytest.mark.parametrize(
+    ("knocker", "owed", "plays_on"),
+    [
+        ("KH1 YB1 GT?", 4, True),  # 17 points, 3 wilds: owes the 29 3 + 3, pays 2
+        (KNOCKS_WITH_14, 3, False),  # 14 points, 2 wilds: owes the 29 3 + 2, pays 2
+    ],
+)
+def test_each_later_hand_counts_only_what_that_hand_left_owed(knocker, owed, plays_on):
+    second_hand = deck_order(
+        [2, 3, 1], {2: knocker, 3: "RC4 RC3 RC2", 1: "GT4 KT3 KB4"},  # 29; 31 with 3 wilds
+        face_up="YS2", stock="YS1 GS1",
+    )  # fmt: skip
+    state = stacked(
+        4, dealer=3, counters=4,
+        hands={0: KNOCKS_WITH_14, 1: "GT4 GT3 KB4", 2: "RC4 RC3 RC2", 3: "YT4 YT3 KB1"},
+        face_up="RS1", stock="YS1 GS1 BS1", more=[second_hand],
+    )  # fmt: skip
+    events = play(state, "knock")
+    for card in ("YS1", "GS1", "BS1"):
+        events += play(state, "draw", f"discard {card}")
+    # The knocker's 4 counters: 3 to the 31, 1 of 5 to the 29, none of 3 to the 28 (2 wilds).
+    assert state.counters == [0, 7, 5, 4]
+    assert settlement(events)["owed"] == [0, 0, 4, 3]
+    # Seat 2 is 2 behind (owed 4), seat 3 exactly as far behind as it is owed: both play on.
+    playoff = next(e for e in events if e["type"] == "playoff")
+    assert playoff == {"type": "playoff", "seats": [1, 2, 3], "leaders": [1]}
+    assert (state.dealer, state.turn) == (1, 2)
+    # Seat 2 knocks and loses to both; its 5 counters pay the 31 in full and the 29 two.
+    events = play(state, "knock", "draw", "discard YS1", "draw", "discard GS1")
+    assert state.counters == [0, 10, 0, 6]  # seat 3 is 4 behind
+    assert settlement(events)["owed"] == [0, 0, 0, owed]
+    # Only this hand's unpaid counters count: the 3 seat 3 was owed before are lost.
+    assert state.is_terminal() is not plays_on
+    if plays_on:
+        playoff = next(e for e in events if e["type"] == "playoff")
+        assert playoff == {"type": "playoff", "seats": [1, 3], "leaders": [1]}
+    else:
+        assert state.results().winners == (1,)
 
 
 def test_open_end_players_who_run_out_sit_out_until_one_holds_every_counter():

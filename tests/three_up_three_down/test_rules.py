@@ -1,4 +1,4 @@
-"""One scenario per ruling of RULINGS §4 (and per decision of the rules page)."""
+"""One scenario per rule of rules/three-up-three-down.md, with stacked decks."""
 
 from __future__ import annotations
 
@@ -85,6 +85,25 @@ def test_choosing_3up_is_secret_and_simultaneous():
     }  # fmt: skip
     assert state.to_act() == (0,)
     assert state.observation(2)["seats"][1]["up"] == ["9R1", "C+1R1", "C+2G1"]
+
+
+def test_values_in_text_take_the_long_forms_of_the_clears():
+    state = stacked(3, {0: "1 1 1", 1: "2 2 2", 2: "3 3 3"},
+                    {0: "3 4 6 8 10 C", 1: "3 5 9 9 C+1 C+2", 2: "4 4 5 5 6 6"})  # fmt: skip
+    events = state.apply_text("choose 10 8 Clear", 0)
+    assert events[0].view(0)["up"] == ["8R1", "10R1", "CR1"]
+    state.apply_text("choose 4 5 6", 2)
+    events = state.apply_text("choose 9 clear+1 CLEAR+2", 1)
+    assert events[-1].view(None)["up"][1] == ["9R1", "C+1R1", "C+2G1"]
+    state = arranged(2, hands={0: "C+1 4 9", 1: "5 8"}, pile="3 7", stock="2 6 6")
+    play(state, "play clear+1")
+    assert state.turn == 0 and state.pile == []
+    state = arranged(2, hands={0: "C+2 4 9", 1: "5 8"}, pile="3 7", stock="2 6 6")
+    events = play(state, "play Clear+2")
+    assert events[0]["cards"] == ["C+2G1"] and events[1]["extra_plays"] == 2
+    state = arranged(2, hands={0: "2 C C+1", 1: "5"}, pile="10")
+    play(state, "play clear")
+    assert state.pile == [] and state.turn == 1
 
 
 def test_choice_must_come_from_the_six_cards():

@@ -1,4 +1,4 @@
-"""One scenario per ruling of RULINGS §2 (the plain game), with stacked decks."""
+"""One scenario per rule of rules/toe.md (the plain game), with stacked decks."""
 
 from __future__ import annotations
 
@@ -328,6 +328,18 @@ def test_action_forms_round_trip():
         game.parse_action("play KB? at KB1")
     with pytest.raises(MalformedActionError, match="letter from A to F"):
         game.parse_action("answer Z")
+
+
+def test_text_actions_name_cards_and_cells_in_their_long_forms_too():
+    state = stacked({0: "RC1 YH2 GT3", 1: "BS4 RH1 YT2"}, stock="GC1 GC2 GC3 KB?")
+    act(state, "discard yellow heart 2 red-circle-1")
+    assert hand(state, 0) == ["GT3", "GC1", "GC2"]
+    act(state, "draw", "play blue square 4")  # its own cell
+    assert cells(state, 1) == {"BS4"}
+    act(state, "draw", "play black blob question at green triangle 3")
+    assert cells(state, 0) == {"GT3"}
+    act(state, "draw", "play red heart 1 at red-heart-1")
+    assert cells(state, 1) == {"BS4", "RH1"}
 
 
 def test_the_table_and_the_clock_have_no_action_in_the_plain_game():

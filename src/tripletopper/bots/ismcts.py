@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -189,6 +189,9 @@ class ISMCTSBot(Bot):
 
     def reaction_time(self, view: SeatView) -> float:
         return self.fallback.reaction_time(view)
+
+    def observe(self, events: list[Mapping[str, Any]]) -> None:
+        self.fallback.observe(events)  # a fallback with a memory keeps it up to date
 
     def choose(self, view: SeatView) -> Action | None:
         legal = view.legal_actions()

@@ -1,6 +1,7 @@
 """A sensible Thirty-One player that sees only its own observation.
 
-- **What is left.**  Every card on the discard pile was seen going there, and
+- **What is left.**  Every card on the discard pile was seen going there (the
+  pile is squared, so we remember the discards from the events we saw), and
   cards taken from it are known to sit in their taker's hand; everything else
   we do not hold may be in the stock.  A stock draw is worth the average, over
   those unseen cards, of the best hand it would give us.
@@ -23,10 +24,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, cast
 
 from tripletopper.bots.base import Bot, SeatView
+from tripletopper.bots.discards import DiscardMemory
 from tripletopper.bots.ismcts import SearchSpec, standings_by, turns_taken
 from tripletopper.bots.levels import searching, sloppy
 from tripletopper.cards.standard import STANDARD
@@ -90,6 +93,7 @@ class ThirtyOneHeuristic(Bot):
         "tracks the discard pile, weighs the top discard against a stock draw, "
         "knocks on its value and the table's lives"
     )
+    wants_events = True  # it remembers the squared discard pile from the discards it saw
 
     def __init__(
         self, game: Game, seat: int, seed: int = 0, *, samples: int = 24,
@@ -101,6 +105,10 @@ class ThirtyOneHeuristic(Bot):
         self.margin = margin
         self.trips = game.options["three_of_a_kind"] == "30.5"
         self.value3 = value3_trips if self.trips else value3
+        self.discards = DiscardMemory(STANDARD)
+
+    def observe(self, events: list[Mapping[str, Any]]) -> None:
+        self.discards.observe(events)
 
     def value(self, hand: list[int]) -> float:
         return self.value3(hand[0], hand[1], hand[2])
@@ -120,7 +128,7 @@ class ThirtyOneHeuristic(Bot):
         hand = [_parse(c) for c in obs["hand"]]
         if obs["phase"] == "discard":
             return self._discard(obs, hand, legal)
-        pile = [_parse(c) for c in obs["discard_pile"]]
+        pile = self.discards.pile(obs["discard_top"], obs["discard_size"])
         known = {_parse(c) for seat_cards in obs["known"] for c in seat_cards}
         seen = set(hand) | set(pile) | known
         unseen = [c for c in ALL_CARDS if c not in seen]

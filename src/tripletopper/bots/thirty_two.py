@@ -2,7 +2,9 @@
 
 - **Take or draw.**  The face-up card is worth the best hand it makes with two
   of ours; a stock draw is worth the average, over every card we have not seen,
-  of the best hand that card would give.  We take when the face-up card is
+  of the best hand that card would give.  The pile is squared, so we remember
+  the discards we saw made (``wants_events``): they are not in the stock, and
+  they are the next stock when it runs out.  We take when the face-up card is
   clearly better (taking shows the table a card of our hand).
 - **Knock.**  We estimate how likely one opponent is to tie or beat our score:
   a random hand improved by as many greedy draws as they have had turns this
@@ -22,10 +24,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, cast
 
 from tripletopper.bots.base import Bot, SeatView
+from tripletopper.bots.discards import DiscardMemory
 from tripletopper.bots.ismcts import SearchSpec, standings_by, turns_taken
 from tripletopper.bots.levels import searching, sloppy
 from tripletopper.cards.triple_topper import COLOR, SHAPE, TRIPLE_TOPPER, WILDS
@@ -91,6 +95,7 @@ def pair_scores(a: int, b: int, wilds: bool, cap: bool) -> tuple[int, ...]:
 class ThirtyTwoHeuristic(Bot):
     name = "heuristic"
     description = "weighs the face-up card against a stock draw, knocks on a table-aware estimate"
+    wants_events = True  # it remembers the squared discard pile from the discards it saw
 
     def __init__(
         self, game: Game, seat: int, seed: int = 0, *, samples: int = 24, margin: float = 0.5,
@@ -102,6 +107,10 @@ class ThirtyTwoHeuristic(Bot):
         self.holdout_wilds = holdout_wilds
         self.wilds = not game.options["no_wilds"]
         self.cap = bool(game.options["cap_at_32"])
+        self.discards = DiscardMemory(TRIPLE_TOPPER)
+
+    def observe(self, events: list[Mapping[str, Any]]) -> None:
+        self.discards.observe(events)
 
     # --- scoring helpers ---------------------------------------------------------
     def score(self, hand: list[int]) -> int:
@@ -136,7 +145,8 @@ class ThirtyTwoHeuristic(Bot):
         obs = view.observation()
         legal = view.legal_actions()
         hand = [_parse(c) for c in obs["hand"]]
-        pile = [_parse(c) for c in obs["discard_pile"]]
+        pile = self.discards.pile(obs["discard_top"], obs["discard_size"])
+        remembered = len(pile) == obs["discard_size"]
         known = {_parse(c) for seat_cards in obs["known"] for c in seat_cards}
         seen = set(hand) | set(pile) | known
         unseen = [c for c in ALL_CARDS if c not in seen]
@@ -148,7 +158,8 @@ class ThirtyTwoHeuristic(Bot):
             return ("knock",)
         top = pile[-1]
         take_value = max(self.score([top, *pair]) for pair in _pairs(hand))
-        draw_pool = unseen if obs["stock_size"] else pile[:-1]
+        # An empty stock is rebuilt from the pile under its top: those cards, if remembered.
+        draw_pool = pile[:-1] if not obs["stock_size"] and remembered else unseen
         if not draw_pool or ("draw",) not in legal:
             return ("take",)
         draw_value = self.draw_value(hand, draw_pool)

@@ -42,6 +42,17 @@ def cards_text(names: Iterable[str], sep: str = " ") -> Text:
     return out
 
 
+def squared_pile_text(label: str, top: str | None, size: int) -> Text:
+    """A squared pile: only its top card shows, and how many cards lie in it."""
+    out = Text(f"{label}: ")
+    if top is None:
+        return out.append("(empty)")
+    out.append_text(card_text(top))
+    if size > 1:
+        out.append(f"  on a pile of {size} cards (only the top one shows)", style="dim")
+    return out
+
+
 _CARD_TOKEN = re.compile(r"\b([RYGBK][CHTSB][1-4?])(?![\w?])|\b((?:10|[2-9JQKA])[CDHS])\b")
 
 

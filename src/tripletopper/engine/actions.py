@@ -7,6 +7,8 @@ is the action's kind and whose other items are ints, bools or tuples of ints
 
 - the wire form ``{"type": "discard", "card": "GS1", "declare": false}`` and
 - the text form ``discard GS1`` (``discard GS1 declare``), which parses back.
+  Text also takes a card's long forms (``discard green square 1``, ``discard
+  ten of hearts declare``); text is always written in the short form.
 
 An :class:`ActionPattern` stands for many actions at once where listing them
 would be too much (any two of 125 face-up cards is 7,750 claims).
@@ -52,7 +54,8 @@ class Param:
 
 
 class CardParam(Param):
-    """One card of the game's deck; wire and text use the short notation."""
+    """One card of the game's deck; wire and text use the short notation, and read the
+    long forms too (in text a long form spans several words: ``red circle 1``)."""
 
     def __init__(self, name: str, deck: Deck) -> None:
         self.name = name
@@ -73,8 +76,16 @@ class CardParam(Param):
         return self.deck.format(value)
 
     def from_text(self, tokens: list[str], at: int) -> tuple[int, int]:
+        """The card named from ``tokens[at]`` on: the longest run of words that names a
+        card (a short name is one word, a long form such as ``ten of hearts`` several)."""
         if at >= len(tokens):
             raise self._missing()
+        parse = self.deck.parse
+        for end in range(min(len(tokens), at + self.deck.max_words), at + 1, -1):
+            try:
+                return parse(" ".join(tokens[at:end])), end
+            except CardError:
+                continue
         return self.from_wire(tokens[at]), at + 1
 
 
@@ -109,7 +120,11 @@ class CardsParam(Param):
         return " ".join(self.deck.format_many(value))
 
     def from_text(self, tokens: list[str], at: int) -> tuple[tuple[int, ...], int]:
-        return self.from_wire(tokens[at:]), len(tokens)
+        cards = []
+        while at < len(tokens):
+            card, at = self._card.from_text(tokens, at)
+            cards.append(card)
+        return self._check(tuple(cards)), at
 
 
 class IntParam(Param):

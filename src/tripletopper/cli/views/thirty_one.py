@@ -1,4 +1,4 @@
-"""Thirty-One in the terminal: each player's organs, the discard pile, your hand and its value."""
+"""Thirty-One in the terminal: everyone's organs, the discard pile's top, your hand, its value."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tripletopper.cards import STANDARD
-from tripletopper.cli.cards import card_text, cards_text
+from tripletopper.cli.cards import card_text, cards_text, squared_pile_text
 from tripletopper.engine import Action
 from tripletopper.games.thirty_one import ORGANS, ThirtyOne
 from tripletopper.games.thirty_one.scoring import format_value
@@ -57,16 +57,7 @@ class ThirtyOneView:
             cards = str(obs["hand_sizes"][seat]) if seat in obs["in_hand"] else ""
             known = cards_text(obs["known"][seat]) if seat != obs["seat"] else Text("")
             seats.add_row(marker, name, organs_text(obs["organs"][seat], seat, obs), cards, known)
-        pile = obs["discard_pile"]
-        discards = Text("Discard pile: ")
-        if pile:
-            discards.append_text(card_text(pile[-1]))
-            if len(pile) > 1:
-                discards.append(f"  ({len(pile)} cards; under it: ", style="dim")
-                discards.append_text(cards_text(reversed(pile[-7:-1])))
-                discards.append(" ...)" if len(pile) > 7 else ")", style="dim")
-        else:
-            discards.append("(empty)")
+        discards = squared_pile_text("Discard pile", obs["discard_top"], obs["discard_size"])
         parts: list[RenderableType] = [head, seats, discards]
         if obs["phase"] == "check" and obs["declared"]:
             declared = ", ".join(names[s] for s in obs["declared"])
@@ -99,7 +90,7 @@ class ThirtyOneView:
             return text
         if kind == "take":
             text = Text("take ")
-            text.append_text(card_text(obs["discard_pile"][-1]))
+            text.append_text(card_text(obs["discard_top"]))
             text.append(" from the discard pile")
             return text
         labels = {

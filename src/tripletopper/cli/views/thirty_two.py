@@ -1,4 +1,4 @@
-"""Thirty-Two in the terminal: counters, the discard pile, your hand and its score."""
+"""Thirty-Two in the terminal: counters, the discard pile's top card, your hand and its score."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tripletopper.cards import TRIPLE_TOPPER
-from tripletopper.cli.cards import card_text, cards_text
+from tripletopper.cli.cards import card_text, cards_text, squared_pile_text
 from tripletopper.engine import Action
 from tripletopper.games.thirty_two import ThirtyTwo, wild_count
 
@@ -42,12 +42,7 @@ class ThirtyTwoView:
                 status = Text(str(obs["hand_sizes"][seat]))
             known = cards_text(obs["known"][seat]) if seat != obs["seat"] else Text("")
             seats.add_row(marker, name, str(obs["counters"][seat]), status, known)
-        pile = obs["discard_pile"]
-        discards = Text("Discard pile: ")
-        if len(pile) > 1:
-            discards.append_text(cards_text(pile[-8:-1]))
-            discards.append("  top ")
-        discards.append_text(card_text(pile[-1]) if pile else Text("(empty)"))
+        discards = squared_pile_text("Discard pile", obs["discard_top"], obs["discard_size"])
         parts: list[RenderableType] = [head, seats, discards]
         if "hand" in obs:
             mine = Text("Your hand: ", style="bold")
@@ -72,7 +67,7 @@ class ThirtyTwoView:
             return text
         if kind == "take":
             text = Text("take ")
-            text.append_text(card_text(obs["discard_pile"][-1]))
+            text.append_text(card_text(obs["discard_top"]))
             return text
         labels = {
             "draw": "draw from the stock",

@@ -1,4 +1,4 @@
-"""Thirty-One with organs: the rules engine (RULINGS §5; players' page rules/thirty-one.md).
+"""Thirty-One with organs: the rules engine (the rules it plays: rules/thirty-one.md).
 
 Two to nine players hold three standard cards each.  On a turn a player draws
 from the stock or takes the top discard and then discards, or knocks; after a
@@ -6,6 +6,10 @@ knock everyone else has one more turn and the hands are compared.  A 31 ends
 the hand at once.  Losing costs organs (liver, then kidneys, then heart), then
 a player is *circling the drain*, and one more loss puts them out.  The last
 player left wins.
+
+The discard pile is squared: an observation names its top card and its size
+only.  Every discard is public when it is made (a ``discarded`` event), so
+remembering the rest of the pile is up to the player.
 
 Cards are ints of :mod:`tripletopper.cards.standard`; actions are tuples:
 ``("draw",)``, ``("take",)``, ``("knock",)``, ``("stop",)``,
@@ -593,7 +597,8 @@ class ThirtyOneState(State):
             "kitty": sum(min(3, START_LIVES - lives[s]) for s in players),
             "in_hand": self.seats_in.copy(),
             "knocker": self.knocker if self.knocker >= 0 else None,
-            "discard_pile": _cards(self.pile),
+            "discard_top": _fmt[self.pile[-1]] if self.pile else None,  # the pile is squared
+            "discard_size": len(self.pile),
             "stock_size": self.stock.size,
             "hand_sizes": [len(h) for h in hands],
             "known": [[_fmt[c] for c in hand if c in public] for hand in hands],
@@ -692,9 +697,11 @@ class ThirtyOneState(State):
         """Redeal the stock and the other hands' unseen cards, as ``seat`` could imagine them.
 
         Cards everyone saw go into a hand (taken from the pile, or a declared 31)
-        stay put.  Without ``manual_31`` nobody can be holding an undeclared 31 (it
-        would have been declared), so deals that give one are drawn again.  (Older
-        non-31 hands of a player are not checked: a slight approximation.)
+        stay put, and so does the whole discard pile: the observation shows only
+        its top, but the seat saw every discard made.  Without ``manual_31``
+        nobody can be holding an undeclared 31 (it would have been declared), so
+        deals that give one are drawn again.  (Older non-31 hands of a player
+        are not checked: a slight approximation.)
         """
         twin = self.clone()
         twin.rng = Rng(rng.bits())

@@ -1,4 +1,4 @@
-"""Thirty-Two (RULINGS §1): Triple Topper's counter-paying take on Thirty-One.
+"""Thirty-Two: Triple Topper's counter-paying take on Thirty-One (rules/thirty-two.md).
 
 Public helpers :func:`hand_score` and :func:`wild_count` accept cards or notation.
 """

@@ -1,11 +1,18 @@
-"""Thirty-Two: the rules engine (RULINGS §1; the players' page is rules/thirty-two.md).
+"""Thirty-Two: the rules engine (the rules it plays: rules/thirty-two.md).
 
 Three to six players hold three Triple Topper cards each.  On a turn a player
 takes the face-up discard or draws from the stock and then discards, or knocks;
 after a knock everyone else has one more turn and hands are compared with the
 knocker's.  A Thirty-two may be declared, which ends the hand at once.  Counters
-change hands at every settlement; the game ends after the hand in which
-someone runs out (or plays on, with ``end=open``).
+change hands at every settlement (``scoring.knock_payments``,
+``scoring.declare_payments``); the game ends after the hand in which someone
+runs out, unless the lead is shared or an owed player could still catch the
+leader: then those players play on (``scoring.contenders``).  With
+``end=open`` the table plays on instead.
+
+The discard pile is squared: an observation names its top card and its size
+only.  Every discard is public when it is made (a ``discarded`` event), so
+remembering the rest of the pile is up to the player.
 
 Cards are ints of :mod:`tripletopper.cards.triple_topper`; actions are tuples:
 ``("take",)``, ``("draw",)``, ``("knock",)``, ``("declare",)``,
@@ -21,6 +28,7 @@ from tripletopper.cards.deck import Card
 from tripletopper.cards.triple_topper import TRIPLE_TOPPER, WILDS
 from tripletopper.engine import (
     TABLE,
+    YOU,
     Action,
     ActionCodec,
     ActionKind,
@@ -35,7 +43,16 @@ from tripletopper.engine import (
     Stock,
     phrase,
 )
-from tripletopper.games.thirty_two.scoring import NVALUE, THIRTY_TWO, raw_plain, raw_wild
+from tripletopper.games.thirty_two.scoring import (
+    NVALUE,
+    THIRTY_TWO,
+    Payment,
+    contenders,
+    declare_payments,
+    knock_payments,
+    raw_plain,
+    raw_wild,
+)
 
 TAKE: Action = ("take",)
 DRAW: Action = ("draw",)
@@ -44,11 +61,6 @@ DECLARE: Action = ("declare",)
 CLOSE: Action = ("close",)
 DISCARD: tuple[Action, ...] = tuple(("discard", card, False) for card in range(125))
 DISCARD_DECLARE: tuple[Action, ...] = tuple(("discard", card, True) for card in range(125))
-
-KNOCK_BASE = 3
-"""Counters paid per opponent at a knock settlement, before wild adjustments."""
-DECLARE_BASE = 6
-"""Counters paid per opponent to a declared Thirty-two, before wild adjustments."""
 
 FULL_DECK = tuple(range(125))
 MAX_PLAYERS = 6
@@ -418,7 +430,6 @@ class ThirtyTwoState(State):
         game = self.game
         knocker = self.knocker
         hands = self.hands
-        counters = self.counters
         raw = game._raw
         cap = game.cap
         pay_wilds = game.payment_wilds
@@ -433,67 +444,35 @@ class ThirtyTwoState(State):
         wilds = [0] * game.players  # only the knocker and whoever pays or collects need them
         for s in (knocker, *(beaters or opponents)):
             wilds[s] = pay_wilds(hands[s])
-        owed = [0] * game.players
-        payments: list[tuple[int, int, int, int]] = []
         cuts: list[tuple[int, Card]] = []
-        if not beaters:
-            mine = wilds[knocker]
-            for o in opponents:
-                due = KNOCK_BASE + max(0, wilds[o] - mine)
-                paid = due if due <= counters[o] else counters[o]
-                counters[o] -= paid
-                counters[knocker] += paid
-                owed[knocker] += due - paid
-                payments.append((o, knocker, due, paid))
-        else:
-            dues = {o: KNOCK_BASE + max(0, wilds[knocker] - wilds[o]) for o in beaters}
-            order = sorted(beaters, key=lambda o: -score[o])  # stable: from knocker's left
-            if sum(dues.values()) > counters[knocker]:
-                order = []
-                left = counters[knocker]
-                for value in sorted({score[o] for o in beaters}, reverse=True):
-                    group = [o for o in beaters if score[o] == value]
-                    total = sum(dues[o] for o in group)
-                    if len(group) > 1 and 0 < left < total:
-                        group = self._cut(group, cuts)
-                    order.extend(group)
-                    left -= min(left, total)
-            for o in order:
-                due = dues[o]
-                paid = min(due, counters[knocker])
-                counters[knocker] -= paid
-                counters[o] += paid
-                owed[o] += due - paid
-                payments.append((knocker, o, due, paid))
+        payments = knock_payments(
+            opponents, knocker, score, wilds, self.counters, lambda seats: self._cut(seats, cuts)
+        )
         shown = [(s, hands[s], score[s], wilds[s]) for s in (knocker, *beaters)]
         mucked = [o for o in opponents if o not in beaters]
-        self._finish_hand("knock", knocker, shown, mucked, payments, cuts, owed, events)
+        self._finish_hand("knock", knocker, shown, mucked, payments, cuts, events)
 
     def _declared(self, seat: int, events: list[Event] | None) -> None:
         game = self.game
-        counters = self.counters
-        hand = self.hands[seat]
-        mine = game.payment_wilds(hand)
-        owed = [0] * game.players
-        payments = []
+        hands = self.hands
         opponents = self._order_from(seat)
-        for o in opponents:
-            due = DECLARE_BASE + 2 * max(0, game.payment_wilds(self.hands[o]) - mine)
-            paid = min(due, counters[o])
-            counters[o] -= paid
-            counters[seat] += paid
-            owed[seat] += due - paid
-            payments.append((o, seat, due, paid))
-        shown = [(seat, hand, game.score(hand), mine)]
-        self._finish_hand("thirty-two", seat, shown, opponents, payments, [], owed, events)
+        wilds = [game.payment_wilds(hand) if hand else 0 for hand in hands]
+        payments = declare_payments(opponents, seat, wilds, self.counters)
+        shown = [(seat, hands[seat], game.score(hands[seat]), wilds[seat])]
+        self._finish_hand("thirty-two", seat, shown, opponents, payments, [], events)
 
     def _finish_hand(
         self, ended_by: str, seat: int, shown: list[tuple[int, list[Card], int, int]],
-        mucked: list[int], payments: list[tuple[int, int, int, int]],
-        cuts: list[tuple[int, Card]], owed: list[int], events: list[Event] | None,
+        mucked: list[int], payments: list[Payment], cuts: list[tuple[int, Card]],
+        events: list[Event] | None,
     ) -> None:  # fmt: skip
         counters = self.counters
         players = self.game.players
+        owed = [0] * players
+        for payer, payee, due, paid in payments:
+            counters[payer] -= paid
+            counters[payee] += paid
+            owed[payee] += due - paid
         eliminated = [s for s in self.seats_in if counters[s] == 0]
         for s in eliminated:
             self.out[s] = True
@@ -518,16 +497,11 @@ class ThirtyTwoState(State):
                 self.seats_in = alive
                 self._seat_tables()
         elif self.playoff or eliminated:
-            top = max(counters)
-            leaders = [s for s in range(players) if counters[s] == top]
-            if len(leaders) == 1:
+            leaders, chasers = contenders(counters, owed)
+            if len(leaders) == 1 and not chasers:
                 self._end_game(leaders, events)
                 return
-            vying = [
-                s for s in range(players)
-                if counters[s] < top and counters[s] > 0 and counters[s] + owed[s] >= top
-            ]  # fmt: skip
-            self.seats_in = sorted(leaders + vying)
+            self.seats_in = sorted(leaders + chasers)
             self._seat_tables()
             self.playoff = True
             if events is not None:
@@ -564,7 +538,8 @@ class ThirtyTwoState(State):
             "in_hand": self.seats_in.copy(),
             "playoff": self.playoff,
             "knocker": self.knocker if self.knocker >= 0 else None,
-            "discard_pile": _cards(self.pile),
+            "discard_top": _fmt[self.pile[-1]] if self.pile else None,  # the pile is squared
+            "discard_size": len(self.pile),
             "stock_size": len(self.stock),
             "hand_sizes": [len(h) for h in hands],
             "known": [[_fmt[c] for c in hand if c in public] for hand in hands],
@@ -650,7 +625,10 @@ class ThirtyTwoState(State):
     def resample(self, seat: int, rng: Rng) -> ThirtyTwoState:
         """Redeal the stock and the other hands' unseen cards, as ``seat`` could imagine them.
 
-        Cards everyone saw go into a hand (taken from the discard pile) stay put.
+        Cards everyone saw go into a hand (taken from the discard pile) stay put,
+        and so does the whole discard pile: the observation shows only its top,
+        but the seat saw every discard made (a seat that forgot them is the
+        player's own business, not the sample's).
         A card that was face up in the discard pile when the stock was last
         rebuilt cannot be in a hand slot filled before that rebuild, so slots are
         filled oldest first from the cards each could hold.  The unseen cards are
@@ -734,7 +712,7 @@ class Settlement(NamedTuple):
     knocker: int
     shown: list[tuple[int, list[Card], int, int]]
     mucked: list[int]
-    payments: list[tuple[int, int, int, int]]
+    payments: list[Payment]
     cuts: list[tuple[int, Card]]
     counters: list[int]
     owed: list[int]
@@ -791,8 +769,16 @@ def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
     if kind == "hand_over":
         return _describe_settlement(event, names)
     if kind == "playoff":
-        players = ", ".join(names[s] for s in event["seats"])
-        return f"Tied for the lead: {players} play on until one player has the most."
+        leaders = [names[s] for s in event["leaders"]]
+        chasers = [names[s] for s in event["seats"] if s not in event["leaders"]]
+        if len(leaders) > 1:
+            text = f"Tied for the lead: {_and(leaders)}"
+        else:
+            text = phrase(leaders[0], "leads", "lead")
+        if chasers:
+            verb = "was" if len(chasers) == 1 and chasers[0] != YOU else "were"
+            text += f", but {_and(chasers)} {verb} left owed enough counters to catch up"
+        return text + ". They play on until one player has the most."
     if kind == "closed":
         return "The table is closed."
     if kind == "game_over":
@@ -801,6 +787,10 @@ def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
             return f"Game over: {winners} share the win."
         return f"Game over: {phrase(winners, 'wins', 'win')}."
     return str(kind)
+
+
+def _and(names: Sequence[str]) -> str:
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
 
 
 def _describe_settlement(event: Mapping[str, Any], names: Sequence[str]) -> str:

@@ -1,4 +1,4 @@
-"""Scoring a Thirty-Two hand of three Triple Topper cards.
+"""Scoring a Thirty-Two hand of three Triple Topper cards, and settling up, as pure functions.
 
 With wilds (the standard game) a hand scores color points + shape points + the
 sum of its numbers (``?`` counts 5):
@@ -24,16 +24,27 @@ A hand scoring 32 or more *is a Thirty-two*.
 12
 >>> wild_count("KC1 KB1 RC?")   # black; black and blob; ?
 4
+
+Who pays whom after a knock is :func:`knock_payments`, after a declared
+Thirty-two :func:`declare_payments`; :func:`contenders` says who plays on when
+a hand ends the game (the players' page is ``rules/thirty-two.md``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from tripletopper.cards.deck import Card
 from tripletopper.cards.triple_topper import COLOR, NUMBER, SHAPE, TRIPLE_TOPPER, WILD, WILDS
 
 THIRTY_TWO = 32
+KNOCK_BASE = 3
+"""Counters paid per opponent at a knock settlement, before wild adjustments."""
+DECLARE_BASE = 6
+"""Counters paid per opponent to a declared Thirty-two, before wild adjustments."""
+
+Payment = tuple[int, int, int, int]
+"""``(payer, payee, due, paid)``: ``paid`` falls short of ``due`` when the payer runs out."""
 
 
 def _wild_points(a: int, b: int, c: int) -> int:
@@ -107,3 +118,105 @@ def hand_score(
 def wild_count(cards: str | Iterable[str | Card]) -> int:
     """How many wild variables (black, blob, ``?``) the cards hold together."""
     return sum(WILDS[c] for c in _cards(cards))
+
+
+def _as_given(seats: list[int]) -> list[int]:
+    return seats
+
+
+def knock_payments(
+    opponents: Sequence[int], knocker: int, scores: Sequence[int], wilds: Sequence[int],
+    counters: Sequence[int], cut: Callable[[list[int]], list[int]] = _as_given,
+) -> list[Payment]:  # fmt: skip
+    """The payments after a knock, in the order they are made.
+
+    ``opponents`` are the other seats in the hand from the knocker's left;
+    ``scores``, ``wilds`` (the wilds that count in payments) and ``counters``
+    are indexed by seat.  A knocker who beats everyone collects
+    ``3 + max(0, their wilds - his)`` from each opponent; otherwise he pays
+    ``3 + max(0, his wilds - theirs)`` to each who tied or beat him.  Nobody
+    pays more than they have: a knocker short of counters pays the highest
+    scores first, each in full before the next, and ``cut(seats)`` puts a group
+    of tied payees in order (it is called only when that order matters).
+
+    The original rules' example, the knocker (31 points, 1 wild) beating a black
+    and a blob (2 wilds) and a hand without wilds:
+
+    >>> knock_payments([1, 2], 0, scores=[31, 14, 4], wilds=[1, 2, 0], counters=[8, 8, 8])
+    [(1, 0, 4, 4), (2, 0, 3, 3)]
+
+    A knocker with 2 wilds and 4 counters beaten by a 31 with 2 wilds and a 29
+    without: the 31 is paid 3 in full, the 29 gets the last counter of its 5:
+
+    >>> knock_payments([1, 2], 0, scores=[14, 31, 29], wilds=[2, 2, 0], counters=[4, 4, 4])
+    [(0, 1, 3, 3), (0, 2, 5, 1)]
+
+    Two payees tied at 20 and 4 counters for their 3 each: the cut decides.
+
+    >>> knock_payments([1, 2], 0, [6, 20, 20], [0, 0, 0], [4, 9, 9], cut=lambda s: s[::-1])
+    [(0, 2, 3, 3), (0, 1, 3, 1)]
+    """
+    top = scores[knocker]
+    beaters = [o for o in opponents if scores[o] >= top]
+    if not beaters:
+        mine = wilds[knocker]
+        payments = []
+        for o in opponents:
+            due = KNOCK_BASE + max(0, wilds[o] - mine)
+            payments.append((o, knocker, due, min(due, counters[o])))
+        return payments
+    dues = {o: KNOCK_BASE + max(0, wilds[knocker] - wilds[o]) for o in beaters}
+    left = counters[knocker]
+    order = sorted(beaters, key=lambda o: -scores[o])  # stable: from the knocker's left
+    if sum(dues.values()) > left:
+        order = []
+        rest = left
+        for value in sorted({scores[o] for o in beaters}, reverse=True):
+            group = [o for o in beaters if scores[o] == value]
+            total = sum(dues[o] for o in group)
+            if len(group) > 1 and 0 < rest < total:
+                group = cut(group)
+            order.extend(group)
+            rest -= min(rest, total)
+    payments = []
+    for o in order:
+        paid = min(dues[o], left)
+        left -= paid
+        payments.append((knocker, o, dues[o], paid))
+    return payments
+
+
+def declare_payments(
+    opponents: Sequence[int], declarer: int, wilds: Sequence[int], counters: Sequence[int]
+) -> list[Payment]:
+    """The payments to a declared Thirty-two: ``6 + 2 * max(0, their wilds - the
+    declarer's)`` from every opponent, or all they have.
+
+    >>> declare_payments([1, 2], 0, wilds=[1, 3, 0], counters=[5, 8, 4])
+    [(1, 0, 10, 8), (2, 0, 6, 4)]
+    """
+    mine = wilds[declarer]
+    payments = []
+    for o in opponents:
+        due = DECLARE_BASE + 2 * max(0, wilds[o] - mine)
+        payments.append((o, declarer, due, min(due, counters[o])))
+    return payments
+
+
+def contenders(counters: Sequence[int], owed: Sequence[int]) -> tuple[list[int], list[int]]:
+    """Who is still in the race when a hand ends the game: the leaders, and the
+    players who trail them by no more than they were left owed in that hand.
+
+    The game ends when there is one leader and nobody else; otherwise these
+    players play on.  A 31 was paid 3 in full and a 29 got 1 of its 5 (see
+    :func:`knock_payments`): the 29 trails by 2 but is owed 4, so both play on.
+
+    >>> contenders([0, 7, 5], [0, 0, 4])
+    ([1], [2])
+    >>> contenders([0, 11, 7], [0, 0, 3])   # owed 3, 4 behind: the game is over
+    ([1], [])
+    """
+    top = max(counters)
+    leaders = [s for s, c in enumerate(counters) if c == top]
+    chasers = [s for s, c in enumerate(counters) if 0 < c < top and c + owed[s] >= top]
+    return leaders, chasers

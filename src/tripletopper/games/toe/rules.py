@@ -1,4 +1,4 @@
-"""Triple Topper Toe: the rules engine (RULINGS §2; the players' page is rules/toe.md).
+"""Triple Topper Toe: the rules engine (the rules it plays: rules/toe.md).
 
 Two players, X and O, mark cells of a 4x4x4 cube with cards: a card marks the
 cell of its color (row), shape (column) and number (layer), and its wild values
@@ -84,11 +84,13 @@ def _cards(cards: Sequence[Card]) -> list[str]:
 class CellParam(Param):
     """A cell of the board, named by its natural card; ``wasted`` (wire: null) for none.
 
-    In text the cell follows the word ``at``: ``play KB? at GS1``, ``play RC1 wasted``.
+    In text the cell follows the word ``at``: ``play KB? at GS1``, ``play RC1 wasted``;
+    like a card, it may be named in a long form (``at green square 1``).
     """
 
     def __init__(self, name: str) -> None:
         self.name = name
+        self._card = CardParam(name, TRIPLE_TOPPER)
 
     def to_wire(self, value: int) -> str | None:
         return None if value == WASTED else CELL_NAMES[value]
@@ -116,7 +118,13 @@ class CellParam(Param):
             at += 1
         if at >= len(tokens):
             raise self._missing()
-        return self.from_wire(tokens[at]), at + 1
+        if tokens[at].lower() == "wasted":
+            return WASTED, at + 1
+        try:
+            card, end = self._card.from_text(tokens, at)
+        except MalformedActionError:
+            return self.from_wire(tokens[at]), at + 1  # says what a cell is
+        return self.from_wire(_fmt[card]), end
 
 
 class LetterParam(Param):
@@ -140,6 +148,9 @@ class LetterParam(Param):
         if at >= len(tokens):
             raise self._missing()
         return self.from_wire(tokens[at]), at + 1
+
+
+_CARD = CardParam("card", TRIPLE_TOPPER)
 
 
 def _canonical(action: Action) -> Action:
@@ -196,7 +207,7 @@ class Toe(Game):
             ),
             ActionKind(
                 "play",
-                (CardParam("card", TRIPLE_TOPPER), CellParam("cell")),
+                (_CARD, CellParam("cell")),
                 "play a card face up and mark a cell it fits (or 'wasted' if none is free)",
             ),
             ActionKind("buzz", (), "Quiz Show: buzz in to answer the question"),
@@ -263,19 +274,20 @@ class Toe(Game):
 
     # --- actions --------------------------------------------------------------------
     def parse_action(self, text: str) -> Action:
-        """Text form; ``play GS1`` (a natural card) is short for ``play GS1 at GS1``, and a
-        letter alone (``B``) for ``answer B``."""
+        """Text form; ``play GS1`` (a natural card, or ``play green square 1``) is short
+        for ``play GS1 at GS1``, and a letter alone (``B``) for ``answer B``."""
         tokens = text.split() if isinstance(text, str) else []
         if len(tokens) == 1 and len(tokens[0]) == 1 and tokens[0].upper() in LETTERS:
             text = f"answer {tokens[0]}"
-        if len(tokens) == 2 and tokens[0].lower() == "play":
-            card = CardParam("card", TRIPLE_TOPPER).from_wire(tokens[1])
-            if WILDS[card]:
-                raise MalformedActionError(
-                    f"{_fmt[card]} is wild: say which cell, e.g. 'play {_fmt[card]} at "
-                    f"{CELL_NAMES[FITS[card][0]]}'"
-                )
-            text = f"play {tokens[1]} at {tokens[1]}"
+        if len(tokens) >= 2 and tokens[0].lower() == "play":
+            card, end = _CARD.from_text(tokens, 1)
+            if end == len(tokens):  # no cell named: the card's own
+                if WILDS[card]:
+                    raise MalformedActionError(
+                        f"{_fmt[card]} is wild: say which cell, e.g. 'play {_fmt[card]} at "
+                        f"{CELL_NAMES[FITS[card][0]]}'"
+                    )
+                text = f"play {_fmt[card]} at {_fmt[card]}"
         return _canonical(self.codec.from_text(text))
 
     def action_from_wire(self, raw: object) -> Action:

@@ -1,8 +1,9 @@
 // Thirty-One at the table: each player's lives as organs (liver, kidneys, heart; then
 // circling the drain, then out), the knocker and the dealer, the cards the table knows in
-// each hand; the stock (click it to draw), the discard pile (click its top card to take it),
-// the kitty; your hand with its value, whose cards are the discard buttons; and how the last
-// hand was settled.  Built only from the observation the server sent to this seat.
+// each hand; the stock (click it to draw), the squared discard pile (its size and its top
+// card, which a click takes), the kitty; your hand with its value, whose cards are the
+// discard buttons; and how the last hand was settled.  Built only from the observation the
+// server sent to this seat.
 import { badge, clickable, legalBy, otherHand, playerBox, plural, spot } from "/static/games/parts.js";
 
 const ORGANS = ["liver", "kidneys", "heart"];
@@ -64,15 +65,17 @@ export function render(root, obs, ctx) {
   // the stock, the discard pile, the kitty
   const draw = ctx.legal.find((item) => item.action.type === "draw");
   const take = ctx.legal.find((item) => item.action.type === "take");
-  const pile = obs.discard_pile;
   const stock = cards.back("large", `stock of ${obs.stock_size} cards`);
   if (draw) clickable(stock, draw, ctx, "draw from the stock");
-  const top = pile.length ? cards.card(pile[pile.length - 1], "large") : el("span", { class: "muted" }, "(empty)");
-  if (take && pile.length) clickable(top, take, ctx, `take ${cards.longName(pile[pile.length - 1])} from the discard pile`);
+  // The discard pile is squared: only its top card shows, with how many cards it holds.
+  const code = obs.discard_top;
+  const top = code ? cards.card(code, "large") : el("span", { class: "muted" }, "(empty)");
+  if (take && code) clickable(top, take, ctx, `take ${cards.longName(code)} from the discard pile`);
+  const pile = spot(ctx, `Discard pile: ${obs.discard_size}`, top);
+  pile.classList.add("discard-pile");
   root.append(el("div", { class: "center" },
     spot(ctx, `Stock: ${obs.stock_size}`, obs.stock_size ? stock : el("span", { class: "muted" }, "(empty)")),
-    spot(ctx, `Discard pile: ${pile.length}`, top),
-    pile.length > 1 ? spot(ctx, "Under it", cards.row(pile.slice(-7, -1).reverse(), "small")) : null,
+    pile,
     spot(ctx, "Kitty", el("div", { class: "organs" }, icon("heart"), plural(obs.kitty, "organ")))));
 
   if (obs.hand) {

@@ -1,5 +1,5 @@
 // Thirty-Two at the table: players with counters and known cards, the stock and the
-// discard pile, your hand with its score.  In the discard phase your cards are the
+// discard pile (squared: its top card and size), your hand with its score.  In the discard phase your cards are the
 // discard buttons.  Built only from the observation the server sent to this seat.
 import { clickable, otherHand } from "/static/games/parts.js";
 
@@ -25,13 +25,12 @@ export function render(root, obs, ctx) {
 
   const head = el("div", { class: "muted" }, `Hand ${obs.hand_number}${obs.playoff ? " (playoff)" : ""}`);
   root.append(head);
-  const pile = obs.discard_pile;
+  // The discard pile is squared: only its top card shows, with how many cards it holds.
+  const top = obs.discard_top;
   const center = el("div", { class: "center" },
     el("div", {}, el("div", { class: "pile-label" }, `Stock: ${obs.stock_size}`), cards.back("large", `stock of ${obs.stock_size} cards`)),
-    el("div", {}, el("div", { class: "pile-label" }, "Face up"),
-      pile.length ? cards.card(pile[pile.length - 1], "large") : el("span", { class: "muted" }, "(empty)")),
-    pile.length > 1 ? el("div", {}, el("div", { class: "pile-label" }, "Earlier discards"),
-      cards.row(pile.slice(-7, -1).reverse(), "small")) : null);
+    el("div", { class: "discard-pile" }, el("div", { class: "pile-label" }, `Face up · discard pile: ${obs.discard_size}`),
+      top ? cards.card(top, "large") : el("span", { class: "muted" }, "(empty)")));
   root.append(center);
 
   if (obs.hand) {
