@@ -1,4 +1,4 @@
-"""Deck notation, attributes and ranks (RULINGS §0)."""
+"""Deck notation, attributes and ranks (docs/engine.md)."""
 
 import pytest
 from hypothesis import given

@@ -1,4 +1,4 @@
-"""Memory is the skill (RULINGS §3): once a missed pair is turned back, nothing that lasts
+"""Memory is the skill (rules/memo-match.md): once a missed pair is turned back, nothing that lasts
 names its cards, and a seat's perfect recall is a bots-only API that resampling keeps."""
 
 from __future__ import annotations

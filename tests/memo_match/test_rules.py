@@ -1,4 +1,4 @@
-"""One scenario per ruling of RULINGS §3, on stacked layouts with exact counts."""
+"""One scenario per ruling of rules/memo-match.md, on stacked layouts with exact counts."""
 
 import pytest
 

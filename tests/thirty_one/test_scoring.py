@@ -1,4 +1,4 @@
-"""Hand values (RULINGS §5) and the lives model: checked against a plain reading of the rules."""
+"""Hand values (rules/thirty-one.md) and the lives model: checked against a plain reading of the rules."""
 
 from itertools import combinations
 

@@ -1,4 +1,4 @@
-"""Hand scores against an independent brute-force reading of RULINGS §1."""
+"""Hand scores against an independent brute-force reading of rules/thirty-two.md."""
 
 from collections import Counter
 from itertools import product

@@ -1,4 +1,4 @@
-"""The 84-card 3UP 3DOWN deck: counts, colors in rotation, notation (RULINGS §4)."""
+"""The 84-card 3UP 3DOWN deck: counts, colors in rotation, notation (rules/three-up-three-down.md)."""
 
 from collections import Counter
 

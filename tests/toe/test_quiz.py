@@ -1,4 +1,4 @@
-"""The Quiz Show (RULINGS §2): earned turns, buzzing, answers, timeouts and tiebreaks."""
+"""The Quiz Show (rules/toe.md): earned turns, buzzing, answers, timeouts and tiebreaks."""
 
 from __future__ import annotations
 

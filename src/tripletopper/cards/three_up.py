@@ -2,7 +2,7 @@
 
 Copies of a value are interchangeable in play, but every physical card has its
 own int and its own short name, so decks can be stacked, cards accounted for and
-the colors used to shorten the deck (RULINGS §4):
+the colors used to shorten the deck (rules/three-up-three-down.md):
 
 - 70 numbered cards, values 1-10, seven of each, colored red, green, blue in
   rotation (so each value has 3 red, 2 green, 2 blue copies);

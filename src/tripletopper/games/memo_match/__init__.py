@@ -1,4 +1,4 @@
-"""Memo Match (RULINGS §3): three-variable Concentration with the 125 Triple Topper cards.
+"""Memo Match (rules/memo-match.md): three-variable Concentration with the 125 Triple Topper cards.
 
 The public helper :func:`matching_variables` counts the variables two cards
 share (cards or notation); positions are named by :func:`position_name`.

@@ -1,4 +1,4 @@
-"""Memo Match: the rules engine (RULINGS §3; the players' page is rules/memo-match.md).
+"""Memo Match: the rules engine (the players' page is rules/memo-match.md).
 
 Concentration with the 125 Triple Topper cards: all of them lie face down on a
 12 x 10 grid plus a row of five.  A turn flips two cards; two cards matching on

@@ -1,4 +1,4 @@
-"""Thirty-One with organs (RULINGS §5): the classic three-card knock game, lives as organs.
+"""Thirty-One with organs (rules/thirty-one.md): the classic three-card knock game, lives as organs.
 
 Public helper :func:`hand_value` accepts cards or notation (``"AS 10H KD"``).
 """

@@ -1,4 +1,4 @@
-"""Hand values and the loss rules of Thirty-One (RULINGS §5), as pure functions.
+"""Hand values and the loss rules of Thirty-One (rules/thirty-one.md), as pure functions.
 
 A hand of three standard cards is worth the best total of its cards of one
 suit: ace 11, king, queen, jack and ten 10, the others their pips.  With the

@@ -1,4 +1,4 @@
-"""3UP 3DOWN (RULINGS §4): the shedding game with Clear, Clear+1 and Clear+2 cards."""
+"""3UP 3DOWN (rules/three-up-three-down.md): the shedding game with Clear, Clear+1 and Clear+2 cards."""
 
 from tripletopper.games.three_up_three_down.actions import CODEC, PLAYS, choose_action
 from tripletopper.games.three_up_three_down.narration import describe_event, values

@@ -1,4 +1,4 @@
-"""3UP 3DOWN: the rules engine (RULINGS §4; the players' page is rules/three-up-three-down.md).
+"""3UP 3DOWN: the rules engine (the players' page is rules/three-up-three-down.md).
 
 Two to six players each hold three face-down 3DOWN cards nobody has seen, three
 face-up 3UP cards they chose in secret, and a hand.  Players in turn play one

@@ -1,4 +1,4 @@
-"""Triple Topper Toe (RULINGS §2): 4x4x4 tic-tac-toe driven by cards, and the Quiz Show.
+"""Triple Topper Toe (rules/toe.md): 4x4x4 tic-tac-toe driven by cards, and the Quiz Show.
 
 :data:`LINES` holds the 76 lines of the cube (4 cells each); cells and cards are
 ints (see :mod:`.board`).

@@ -1,6 +1,6 @@
 """Timeouts are the clock's: stored timeouts move from seat -1 (TABLE) to -2 (CLOCK).
 
-The engine now refuses a timeout played by TABLE (RULINGS §0), so games stored
+The engine now refuses a timeout played by TABLE (docs/engine.md), so games stored
 before would not replay.  Only clock timeouts and closings of open tables were
 stored at seat -1: the rows are few, and each is read as JSON to pick the
 timeouts whatever the spacing of the stored text.
