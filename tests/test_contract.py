@@ -133,7 +133,8 @@ def check_events(
 ) -> None:
     """Every card an event shows a viewer is one its observation held before or holds after,
     or one the action names (a card the actor saw: a discard on the pile may be gone again
-    when the same action ends the hand), or, in the action that ends the game (after which
+    when the same action ends the hand; Toe's face-down discards, which name cards that stay
+    hidden, are checked in tests/toe), or, in the action that ends the game (after which
     hands may no longer be shown), one of the viewer's own secrets (the cards it drew)."""
     game = state.game
     named = cards_in(game, game.action_to_wire(action))
