@@ -159,4 +159,5 @@ def test_many_complete_random_games_conserve_cards_and_counters() -> None:
             legal = state.legal_actions()
             state.apply(legal[rng.below(len(legal))], events=False)
             assert sum(state.counters) == total
-        assert state.results() is not None
+        results = state.results()
+        assert results is not None and results.winners
