@@ -337,6 +337,7 @@ def check_resample(state: State, seat: int, seed: int, weights: dict[str, float]
 
 
 def play_and_check(game: Game, seed: int) -> None:
+    """One random game, with events and (in step) without, checked at every step."""
     rng = random.Random(seed)
     weights = {kind: rng.choice(KIND_WEIGHTS) for kind in game.codec.kinds} if seed % 3 else {}
     state = game.new_state(seed)  # with events
@@ -357,7 +358,7 @@ def play_and_check(game: Game, seed: int) -> None:
         seat, action = choose(state, rng, weights)
         events = state.apply(action, seat)
         assert quiet.apply(action, seat, events=False) == []
-        assert state.dump() == quiet.dump(), f"events on and off differ after {seat}: {action}"
+        assert state.dump() == quiet.dump(), f"events on and off differ after {seat}, {action}"
         after = Views(state)
         check_events(state, seat, action, events, views, after)
         views = after
@@ -389,9 +390,9 @@ def test_every_game_and_every_option_that_changes_play_is_covered() -> None:
     for name, cls in GAMES.items():
         varied = {
             key
-            for _players, options in OPTIONS.get(name, [])
+            for players, options in OPTIONS.get(name, [])
             for key, value in options.items()
-            if value != make_game(name, _players).options[key]
+            if value != make_game(name, players).options[key]
         }
         wanted = {o.name for o in cls.options_schema} - NOT_PLAY.get(name, set())
         assert varied >= wanted, (name, wanted - varied)
