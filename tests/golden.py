@@ -1,7 +1,12 @@
 """Golden playthroughs: each seat's view of every step of one seeded game, as text.
 
-Set ``UPDATE_GOLDEN=1`` to rewrite a file after an intended change, then read
-the diff before committing it.
+A golden test fails when its file in ``tests/golden/`` differs or is missing.
+Writing the files is an explicit step after an intended change (or for a new
+golden test)::
+
+    UPDATE_GOLDEN=1 python -m pytest tests -k golden
+
+then read the diff (or the new file) before committing it.
 """
 
 from __future__ import annotations
@@ -47,8 +52,12 @@ def playthrough(game: Game, seed: int, bots: str = "random", max_actions: int = 
     return "\n".join(lines) + "\n"
 
 
+REGENERATE = "UPDATE_GOLDEN=1 python -m pytest tests -k golden"
+
+
 def check_golden(name: str, text: str) -> None:
     path = GOLDEN / name
-    if os.environ.get("UPDATE_GOLDEN") or not path.exists():
+    if os.environ.get("UPDATE_GOLDEN"):
         path.write_text(text, encoding="utf-8")
-    assert path.read_text(encoding="utf-8") == text, f"{name} changed (UPDATE_GOLDEN=1 to accept)"
+    assert path.exists(), f"tests/golden/{name} is missing: write it with {REGENERATE}"
+    assert path.read_text(encoding="utf-8") == text, f"{name} changed ({REGENERATE} to accept)"

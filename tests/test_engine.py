@@ -154,6 +154,38 @@ def test_stock_draws_stacked_cards_first_then_at_random():
     assert sorted(stock.contents()) == list(range(10))
 
 
+def test_stock_deals_and_draws_exactly_as_plain_draws_would():
+    """The hand-inlined fast paths of the stock against their plain twins: ``draw`` inlines
+    ``Rng.below``, and ``deal`` inlines a ``draw`` per card (Toe's discard refill, every
+    deal); stacked tops included."""
+    for seed in range(300):
+        pick = Rng(seed)
+        cards = list(range(1 + pick.below(125)))
+        stacked = [c for c in cards if pick.below(20) == 0]
+        hands = 1 + pick.below(6)
+        rounds = pick.below(len(cards) // hands + 1)
+        dealt, drawn = Stock(), Stock()
+        dealt.fill(cards, stacked)
+        drawn.fill(cards, stacked)
+        deal_rng, draw_rng = Rng(seed), Rng(seed)
+        by_deal: list[list[int]] = [[] for _ in range(hands)]
+        dealt.deal(deal_rng, by_deal, rounds)
+        by_draw: list[list[int]] = [[] for _ in range(hands)]
+        for _ in range(rounds):
+            for hand in by_draw:
+                hand.append(drawn.draw(draw_rng))
+        assert by_deal == by_draw and deal_rng.state == draw_rng.state
+        assert (dealt.cards, dealt.size, dealt.ordered) == (drawn.cards, drawn.size, drawn.ordered)
+        plain, rng, expected = cards.copy(), Rng(seed), []  # a draw spelled out with Rng.below
+        for n in range(len(plain), 0, -1):
+            i = rng.below(n)
+            plain[i], plain[n - 1] = plain[n - 1], plain[i]
+            expected.append(plain[n - 1])
+        fast, fast_rng = Stock(), Rng(seed)
+        fast.fill(cards)
+        assert [fast.draw(fast_rng) for _ in cards] == expected and fast_rng.state == rng.state
+
+
 def test_records_save_load_and_refuse_garbage(tmp_path):
     state = make_game("thirty-two", 4).new_state(seed=9)
     for _ in range(20):

@@ -1,25 +1,21 @@
-"""Properties over many random Memo Match games: nothing lost, nothing leaked, all replayable."""
+"""Properties of random Memo Match games of Memo Match's own: every card accounted for, no
+card shown to a seat that was not entitled to see it (worked out from the actions alone),
+resamples that keep every watched match and miss.  What every game owes the engine contract
+(refusals, clones, records, events on and off, resampled views) is tests/test_contract.py's."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tripletopper.cards import TRIPLE_TOPPER
-from tripletopper.engine import CLOCK, TABLE, Rng
-from tripletopper.errors import IllegalActionError, MalformedActionError
+from tripletopper.engine import CLOCK, Rng
 from tripletopper.games.memo_match import MemoMatch, MemoMatchState, matching_variables
 from tripletopper.games.memo_match.knowledge import holds
-from tripletopper.record import Record
 
 NAMES = TRIPLE_TOPPER.names
-ODD_ACTIONS = [
-    ("flip", 0), ("flip", 124), ("take", 3), ("declare",), ("pass",), ("timeout",),
-    ("claim", (0, 1)), ("flip", -1), ("flip", True), ("claim", (5, 2)), ("flip",), "flip",
-]  # fmt: skip
 
 
 @st.composite
@@ -93,13 +89,10 @@ class Witness:
         for viewer, allowed in self.allowed.items():
             if observations:
                 obs = state.public_observation() if viewer is None else state.observation(viewer)
-                json.dumps(obs)
                 seen = strings(obs) & set(NAMES)
                 assert seen <= allowed, (viewer, seen - allowed)
             for event in events:
-                view = event.view(viewer)
-                json.dumps(view)
-                leaked = (strings(view) & set(NAMES)) - allowed
+                leaked = (strings(event.view(viewer)) & set(NAMES)) - allowed
                 assert not leaked, (viewer, event, leaked)
 
 
@@ -120,36 +113,10 @@ def test_random_games_keep_every_card_and_leak_nothing(case: tuple[MemoMatch, in
         accounted(state)
         if state.is_terminal():
             break
-        limit = state.timeout()  # the clock, and only the clock, plays a timed phase's end
-        assert state.legal_actions(CLOCK) == ([] if limit is None else [limit[1]])
-        assert state.legal_actions(TABLE) == []
-        if step % 9 == 0:  # bad actions are refused and change nothing
-            before = state.dump()
-            for action in ODD_ACTIONS:
-                for seat in (0, TABLE, CLOCK):
-                    if action not in state.legal_actions(seat):
-                        try:
-                            state.apply(action, seat)  # type: ignore[arg-type]
-                        except (IllegalActionError, MalformedActionError):
-                            pass
-                        else:  # pragma: no cover - the failure message
-                            raise AssertionError(f"{action} was accepted")
-            assert state.dump() == before
-        if step % 13 == 0:  # a clone is independent
-            before = state.dump()
-            twin = state.clone()
-            twin.apply(*reversed(choose(twin, rng.clone(), declare_chance)))
-            assert state.dump() == before
         seat, action = choose(state, rng, declare_chance)
         witness.before(state, seat, action)
         events = state.apply(action, seat)
         witness.check(state, events, observations=step % 4 == 0 or state.is_terminal())
-    results = state.results()
-    if results is not None:
-        assert sorted(s for group in results.ranking for s in group) == list(range(game.players))
-    record = Record.from_state(state)
-    again = Record.from_json(json.loads(record.dumps())).replay()
-    assert again.dump() == state.dump()
 
 
 @settings(max_examples=25)
@@ -166,14 +133,9 @@ def test_resample_keeps_what_each_seat_knows(
         if step % 11 == 0:
             for seat in range(game.players):
                 twin = state.resample(seat, Rng(sample_seed + step))
-                assert twin.observation(seat) == state.observation(seat)
                 accounted(twin)
                 for a, b, kind in twin.constraints:  # every watched match and miss still holds
                     assert holds(kind, game.variables[a * 125 + b])
-                for _ in range(6):  # the resampled future is playable
-                    if twin.is_terminal():
-                        break
-                    twin.apply(*reversed(choose(twin, rng.clone(), declare_chance)))
         state.apply(*reversed(choose(state, rng, declare_chance)))
 
 
@@ -201,4 +163,3 @@ def test_many_complete_random_games_end() -> None:
             seat, action = choose(state, rng, 0.05)
             state.apply(action, seat, events=False)
         accounted(state)
-        assert abs(sum(state.results().returns()) - (1.0 if state.results().winners else 0)) < 1e-9

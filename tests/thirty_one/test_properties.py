@@ -1,5 +1,7 @@
-"""Properties over many random Thirty-One games: nothing lost, nothing leaked, lives only
-go down as the rules say, everything replayable."""
+"""Properties of random Thirty-One games of Thirty-One's own: every card accounted for, lives
+only go down as the rules say, no hidden or mucked card shown, resamples that keep what the
+table saw.  What every game owes the engine contract (refusals, clones, records, events on
+and off, resampled views) is tests/test_contract.py's."""
 
 from __future__ import annotations
 
@@ -12,17 +14,11 @@ from hypothesis import strategies as st
 
 from tripletopper.cards import STANDARD
 from tripletopper.engine import Rng
-from tripletopper.errors import IllegalActionError, MalformedActionError
 from tripletopper.games.thirty_one import ThirtyOne, ThirtyOneState
 from tripletopper.games.thirty_one.rules import CHECK
-from tripletopper.record import Record
 
 from .test_scoring import naive_value
 
-ALL_ACTIONS = [
-    ("take",), ("draw",), ("knock",), ("stop",), ("play",), ("declare",),
-    *[("discard", c, flag) for c in range(52) for flag in (False, True)],
-]  # fmt: skip
 NAMES = STANDARD.names
 QUOTED = re.compile(r'"([^"]*)"')
 
@@ -125,25 +121,20 @@ def check_settlement(
 def check_events(
     state: ThirtyOneState, events: list[Any], old: dict[str, Any], seat: int, action: Any
 ) -> None:
-    """Each kind of event shows a viewer only what that viewer may see."""
+    """A settlement shows hands and takes lives as the rules say; no unshown hand reaches
+    another seat."""
     if action[0] == "discard":
         old["hands"][seat].remove(NAMES[action[1]])
     for event in events:
-        for seat in [None, *range(state.game.players)]:
-            view = event.view(seat)
-            text = strings(view)  # (JSON-able)
-            if event.type == "drew":  # the drawn card: the drawer only
-                assert ("card" in view) == (seat == view["seat"])
-            elif event.type == "hand_started":  # your own cards, the face-up card, dealt 31s
-                assert not text & hidden_from(state, seat), (event, seat)
-            elif event.type == "hand_over":
-                if seat is None:
-                    check_settlement(state, view, old, state.game.trips)
-                hidden = {c for s, h in enumerate(old["hands"]) if s != seat for c in h}
-                shown = {c for s in view["shown"] for c in s["cards"]}
-                assert not text & (hidden - shown - set(old["public"]))
-            else:  # every other event names only face-up cards, or none
-                assert event.secret is None
+        if event.type != "hand_over":
+            continue
+        for viewer in [None, *range(state.game.players)]:
+            view = event.view(viewer)
+            if viewer is None:
+                check_settlement(state, view, old, state.game.trips)
+            hidden = {c for s, h in enumerate(old["hands"]) if s != viewer for c in h}
+            shown = {c for s in view["shown"] for c in s["cards"]}
+            assert not strings(view) & (hidden - shown - set(old["public"]))
 
 
 def choose(state: ThirtyOneState, rng: Rng, knock_chance: float, seat: int) -> tuple[Any, ...]:
@@ -177,30 +168,10 @@ def test_random_games_keep_every_invariant(case: tuple[ThirtyOne, int, float]) -
         if state.is_terminal():
             break
         seat = acting_seat(state, rng)
-        if step % 7 == 0:  # illegal actions are refused and change nothing
-            before = state.dump()
-            for action in rng.sample(ALL_ACTIONS, 8):
-                if action not in state.legal_actions(seat):
-                    try:
-                        state.apply(action, seat)
-                    except (IllegalActionError, MalformedActionError):
-                        pass
-                    else:  # pragma: no cover - the failure message
-                        raise AssertionError(f"{action} was accepted")
-            assert state.dump() == before
-        if step % 5 == 0:  # a clone is independent
-            before = state.dump()
-            twin = state.clone()
-            assert twin.dump() == before
-            twin.apply(choose(twin, rng.clone(), knock_chance, seat), seat)
-            assert state.dump() == before
         old = state.dump()
         action = choose(state, rng, knock_chance, seat)
         events = state.apply(action, seat)
         check_events(state, events, old, seat, action)
-    record = Record.from_state(state)
-    again = Record.from_json(json.loads(record.dumps())).replay()
-    assert again.dump() == state.dump()
 
 
 @given(games(), st.integers(0, 2**32))
@@ -216,7 +187,6 @@ def test_resample_keeps_what_the_seat_knows_and_redeals_the_rest(
         if step % 3 == 0:
             for seat in range(game.players):
                 twin = state.resample(seat, Rng(sample_seed + step))
-                assert twin.observation(seat) == state.observation(seat)
                 assert twin.hands[seat] == state.hands[seat]
                 cards = [c for h in twin.hands for c in h] + twin.pile + twin.stock.contents()
                 assert sorted(cards) == list(range(52))
@@ -230,11 +200,6 @@ def test_resample_keeps_what_the_seat_knows_and_redeals_the_rest(
                     ):  # fmt: skip
                         # nobody can hold an undeclared 31 when 31 is declared automatically
                         assert naive_value(STANDARD.format_many(hand[:3])) != 31
-                for _ in range(6):  # the resampled future is playable
-                    if twin.is_terminal():
-                        break
-                    actor = acting_seat(twin, rng.clone())
-                    twin.apply(choose(twin, rng.clone(), knock_chance, actor), actor)
         seat = acting_seat(state, rng)
         state.apply(choose(state, rng, knock_chance, seat), seat)
 
@@ -254,6 +219,5 @@ def test_many_complete_random_games_end_with_one_player_standing() -> None:
         assert results is not None
         assert len(results.winners) == 1 and state.lives[results.winners[0]] > 0
         assert sum(1 for lives in state.lives if lives) == 1
-        assert sorted(s for group in results.ranking for s in group) == list(range(game.players))
         assert results.ranking[0] == results.winners
         assert sum(state.lives) < total_before

@@ -1,23 +1,19 @@
-"""Properties over many random Thirty-Two games: nothing lost, nothing leaked, all replayable."""
+"""Properties of random Thirty-Two games of Thirty-Two's own: every card and counter accounted
+for, no hidden or mucked card shown, resamples that keep what the table saw and respect
+reshuffles.  What every game owes the engine contract (refusals, clones, records, events on
+and off, resampled views) is tests/test_contract.py's."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tripletopper.cards import TRIPLE_TOPPER
-from tripletopper.engine import Rng
-from tripletopper.errors import IllegalActionError, MalformedActionError
+from tripletopper.engine import Event, Rng
 from tripletopper.games.thirty_two import ThirtyTwo, ThirtyTwoState
-from tripletopper.record import Record
 
-ALL_ACTIONS = [
-    ("take",), ("draw",), ("knock",), ("declare",), ("close",),
-    *[("discard", c, flag) for c in range(125) for flag in (False, True)],
-]  # fmt: skip
 NAMES = TRIPLE_TOPPER.names
 
 
@@ -67,30 +63,23 @@ def check_invariants(state: ThirtyTwoState, total: int) -> None:
     seats: list[int | None] = [None, *range(state.game.players)]
     for seat in seats:
         obs = state.public_observation() if seat is None else state.observation(seat)
-        json.dumps(obs)  # JSON-able
         current = {k: v for k, v in obs.items() if k != "last_hand"}
         leaked = strings(current) & hidden_from(state, seat)
         assert not leaked, (seat, leaked)
 
 
-def check_events(state: ThirtyTwoState, events: list[Any], old_hands: list[list[int]]) -> None:
-    """Each kind of event shows a viewer only what that viewer may see."""
+def check_events(state: ThirtyTwoState, events: list[Event], old_hands: list[list[int]]) -> None:
+    """Mucked hands reach their owner only."""
     for event in events:
+        if event.type != "hand_over":
+            continue
         for seat in [None, *range(state.game.players)]:
             view = event.view(seat)
-            json.dumps(view)
             text = strings(view)
-            if event.type == "drew":  # the drawn card: the drawer only
-                assert ("card" in view) == (seat == view["seat"])
-            elif event.type == "hand_started":  # a new deal: your own cards and the face-up one
-                assert not text & hidden_from(state, seat), (event, seat)
-            elif event.type == "hand_over":  # mucked hands: their owner only
-                shown = {s["seat"] for s in view["shown"]}
-                for owner, cards in enumerate(old_hands):
-                    if owner != seat and owner not in shown:
-                        assert not text & {NAMES[c] for c in cards}, (seat, owner)
-            else:  # every other event names only face-up cards, or none
-                assert event.secret is None
+            shown = {s["seat"] for s in view["shown"]}
+            for owner, cards in enumerate(old_hands):
+                if owner != seat and owner not in shown:
+                    assert not text & {NAMES[c] for c in cards}, (seat, owner)
 
 
 def choose(state: ThirtyTwoState, rng: Rng, knock_chance: float) -> tuple[Any, ...]:
@@ -106,33 +95,13 @@ def test_random_games_keep_every_invariant(case: tuple[ThirtyTwo, int, float]) -
     state = game.new_state(seed)
     rng = Rng(seed + 1)
     total = sum(state.counters)
-    for step in range(400):
+    for _ in range(400):
         check_invariants(state, total)
         if state.is_terminal():
             break
-        if step % 7 == 0:  # illegal actions are refused and change nothing
-            before = state.dump()
-            for action in rng.sample(ALL_ACTIONS, 6):
-                if action not in state.legal_actions() and action != ("close",):
-                    try:
-                        state.apply(action)
-                    except (IllegalActionError, MalformedActionError):
-                        pass
-                    else:  # pragma: no cover - the failure message
-                        raise AssertionError(f"{action} was accepted")
-            assert state.dump() == before
-        if step % 5 == 0:  # a clone is independent
-            before = state.dump()
-            twin = state.clone()
-            assert twin.dump() == before
-            twin.apply(choose(twin, rng.clone(), knock_chance))
-            assert state.dump() == before
         old_hands = state.hands
         events = state.apply(choose(state, rng, knock_chance))
         check_events(state, events, old_hands)
-    record = Record.from_state(state)
-    again = Record.from_json(json.loads(record.dumps())).replay()
-    assert again.dump() == state.dump()
 
 
 @given(games(), st.integers(0, 2**32))
@@ -148,18 +117,12 @@ def test_resample_keeps_what_the_seat_knows_and_redeals_the_rest(
         if step % 3 == 0:
             for seat in range(game.players):
                 twin = state.resample(seat, Rng(sample_seed + step))
-                assert twin.observation(seat) == state.observation(seat)
                 assert twin.hands[seat] == state.hands[seat]
                 cards = [c for h in twin.hands for c in h] + twin.pile + twin.stock.contents()
                 assert sorted(cards) == list(range(125))
                 for other in range(game.players):  # known cards stay where everyone saw them
                     known = [c for c in state.hands[other] if c in state.public]
                     assert all(c in twin.hands[other] for c in known)
-                # the resampled future is playable
-                for _ in range(6):
-                    if twin.is_terminal():
-                        break
-                    twin.apply(choose(twin, rng.clone(), knock_chance))
         state.apply(choose(state, rng, knock_chance))
 
 
@@ -197,6 +160,4 @@ def test_many_complete_random_games_conserve_cards_and_counters() -> None:
             state.apply(legal[rng.below(len(legal))], events=False)
             assert sum(state.counters) == total
         results = state.results()
-        assert results is not None
-        assert sorted(s for group in results.ranking for s in group) == list(range(game.players))
-        assert abs(sum(results.returns()) - 1.0) < 1e-9
+        assert results is not None and results.winners

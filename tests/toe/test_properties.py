@@ -1,19 +1,19 @@
-"""Properties over many random Toe games: nothing lost, nothing leaked, all replayable."""
+"""Properties of random Toe games of Toe's own: every card accounted for, marks and line
+counts right, no hidden card (or quiz answer) shown, resamples that keep the seat's own cards
+and respect reshuffles.  What every game owes the engine contract (refusals, clones, records,
+events on and off, resampled views, what events show) is tests/test_contract.py's."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tripletopper.cards import TRIPLE_TOPPER
-from tripletopper.engine import CLOCK, TABLE, Rng
-from tripletopper.errors import IllegalActionError, MalformedActionError
-from tripletopper.games.toe import LINES, WASTED, Toe, ToeState
+from tripletopper.engine import CLOCK, Event, Rng
+from tripletopper.games.toe import LINES, Toe, ToeState
 from tripletopper.question_banks import builtin_bank
-from tripletopper.record import Record
 
 NAMES = TRIPLE_TOPPER.names
 ALL_CARDS = list(range(125))
@@ -71,7 +71,6 @@ def check_invariants(state: ToeState) -> None:
             assert size == (4 if state.phase == 1 and seat == state.turn else 3)
     for seat in (None, 0, 1):
         obs = state.public_observation() if seat is None else state.observation(seat)
-        json.dumps(obs)
         leaked = card_strings(obs) & hidden_from(state, seat)
         assert not leaked, (seat, leaked)
         question = (obs.get("quiz") or {}).get("question")
@@ -79,22 +78,17 @@ def check_invariants(state: ToeState) -> None:
             assert "answer" not in question
 
 
-def check_events(state: ToeState, events: list[Any], hidden: dict[int | None, set[str]]) -> None:
-    """Each event shows a viewer only what that viewer may see (as of before the action)."""
+def check_discards(events: list[Event]) -> None:
+    """Face-down discards, and the cards drawn for them, reach their owner only (the
+    contract's check of event views lets the cards an action names through, and a discard
+    names the cards it hides)."""
     for event in events:
-        for seat in (None, 0, 1):
-            view = event.view(seat)
-            json.dumps(view)
-            if event.type == "drew":
-                assert ("card" in view) == (seat == view["seat"])
-            elif event.type == "discarded":
-                assert ("cards" in view) == ("drew" in view) == (seat == view["seat"])
-            elif event.type == "played":
-                pass  # played cards are face up
-            else:
-                assert event.secret is None
-                text = strings({k: v for k, v in view.items() if k not in ("line", "cell")})
-                assert not text & hidden[seat], (event, seat)
+        if event.type == "discarded":
+            for seat in (None, 0, 1):
+                view = event.view(seat)
+                owner = seat == view["seat"]
+                assert ("cards" in view) == ("drew" in view) == owner
+                assert owner or not strings(view) & set(NAMES)
 
 
 def choose(state: ToeState, rng: Rng) -> tuple[int, tuple[Any, ...]]:
@@ -111,57 +105,21 @@ def choose(state: ToeState, rng: Rng) -> tuple[int, tuple[Any, ...]]:
     return seat, legal[rng.below(len(legal))]
 
 
-def malformed(rng: Rng) -> list[tuple[Any, ...]]:
-    card = rng.below(125)
-    return [
-        ("play", card, rng.below(65)), ("play", card, WASTED), ("draw",), ("buzz",),
-        ("discard", (card, (card + 1) % 125)), ("answer", rng.below(6)), ("timeout",),
-        ("discard", (card,)), ("fly",), ("play", card),
-    ]  # fmt: skip
-
-
 @given(games())
 def test_random_games_keep_every_invariant(case: tuple[Toe, int]) -> None:
     game, seed = case
     state = game.new_state(seed)
     rng = Rng(seed + 1)
-    for step in range(2000):
+    for _ in range(2000):
         check_invariants(state)
         if state.is_terminal():
             break
-        limit = state.timeout()  # the clock, and only the clock, plays a timed phase's end
-        assert state.legal_actions(CLOCK) == ([] if limit is None else [limit[1]])
-        assert state.legal_actions(TABLE) == []
-        if step % 7 == 0:  # illegal actions are refused and change nothing
-            before = state.dump()
-            for action in malformed(rng):
-                for seat in (0, 1, TABLE, CLOCK):
-                    if action in state.legal_actions(seat):
-                        continue
-                    try:
-                        state.apply(action, seat)
-                    except (IllegalActionError, MalformedActionError):
-                        pass
-                    else:  # pragma: no cover - the failure message
-                        raise AssertionError(f"{action} was accepted for {seat}")
-            assert state.dump() == before
-        if step % 5 == 0:  # a clone is independent
-            before = state.dump()
-            twin = state.clone()
-            assert twin.dump() == before
-            twin.apply(*reversed(choose(twin, rng.clone())))
-            assert state.dump() == before
-        hidden = {seat: hidden_from(state, seat) for seat in (None, 0, 1)}
         seat, action = choose(state, rng)
-        events = state.apply(action, seat)
-        check_events(state, events, hidden)
+        check_discards(state.apply(action, seat))
     else:  # pragma: no cover
         raise AssertionError("the game did not end")
     results = state.results()
     assert results is not None and results.scores == (state.marks[0], state.marks[1])
-    record = Record.from_state(state)
-    again = Record.from_json(json.loads(record.dumps())).replay()
-    assert again.dump() == state.dump()
 
 
 @given(games(), st.integers(0, 2**32))
@@ -177,15 +135,9 @@ def test_resample_keeps_what_the_seat_knows_and_redeals_the_rest(
         if step % 3 == 0:
             for seat in (0, 1):
                 twin = state.resample(seat, Rng(sample_seed + step))
-                assert twin.observation(seat) == state.observation(seat)
                 assert twin.hands[seat] == state.hands[seat]
                 assert twin.discards[seat] == state.discards[seat]
                 check_invariants(twin)
-                for _ in range(8):  # the resampled future is playable
-                    if twin.is_terminal():
-                        break
-                    who, action = choose(twin, rng.clone())
-                    twin.apply(action, who)
         seat, action = choose(state, rng)
         state.apply(action, seat)
 
@@ -206,7 +158,7 @@ def test_resample_respects_reshuffles() -> None:
         assert not {twin.hands[other][i] for i in old} & known
 
 
-def test_many_complete_random_games_end_properly() -> None:
+def test_many_complete_random_games_end() -> None:
     for seed in range(200):
         quiz = seed % 3 == 0
         game = Toe(2, quiz=quiz, bank=builtin_bank() if quiz else None)
@@ -215,8 +167,4 @@ def test_many_complete_random_games_end_properly() -> None:
         while not state.is_terminal():
             seat, action = choose(state, rng)
             state.apply(action, seat, events=False)
-        results = state.results()
-        assert results is not None and sorted(s for g in results.ranking for s in g) == [0, 1]
-        assert (
-            abs(sum(results.returns()) - len(results.winners) / max(1, len(results.winners))) < 1e-9
-        )
+        check_invariants(state)

@@ -66,7 +66,8 @@ class Stock:
         if self.ordered:
             self.ordered -= 1
             return cards[n]
-        # Rng.below inlined: drawing is the hottest path of every card game.
+        # Rng.below inlined: drawing is the hottest path of every card game (twin:
+        # Rng.below; guarded by tests/test_engine.py, as deal is).
         rng.state = state = (rng.state * _MULT + _INC) & _MASK64
         i = ((state >> 32) * (n + 1)) >> 32
         card = cards[i]
@@ -75,7 +76,10 @@ class Stock:
         return card
 
     def deal(self, rng: Rng, hands: list[list[int]], rounds: int) -> None:
-        """Deal ``rounds`` cards to each hand in turn, one at a time."""
+        """Deal ``rounds`` cards to each hand in turn, one at a time.
+
+        It is :meth:`draw` for each card, inlined; tests/test_engine.py compares the two.
+        """
         cards = self.cards
         n = self.size
         state = rng.state

@@ -378,6 +378,7 @@ class MemoMatchState(State):
         if seat != self.turn or phase >= SPOT:
             return self._spot_actions() if phase == SPOT and seat in self.spotters else []
         if phase == FLIP2:  # any other card on the table (inlined: half of all actions)
+            # twin: _legal_actions; tests/test_contract.py compares them
             first = self.first
             acts = SecondFlips(self.flips)
             del acts[bisect_left(self.at, first)]
@@ -438,6 +439,7 @@ class MemoMatchState(State):
         kind = action[0]
         if kind == "flip":
             if self.phase == FLIP1:  # the first card of a turn (inlined: the commonest action)
+                # No twin; tests/test_contract.py checks its event against the observations.
                 p = action[1]
                 self.turns += 1
                 self.total_turns += 1

@@ -245,6 +245,7 @@ class ThirtyOneState(State):
         return self.result
 
     def _legal_for(self, seat: int) -> list[Action]:
+        # Fast twin of _legal_actions (and _discards); tests/test_contract.py compares them.
         phase = self.phase
         if phase == TURN:
             if seat != self.turn:
@@ -309,7 +310,8 @@ class ThirtyOneState(State):
             ):  # a 31, declared automatically without manual_31
                 self._declared_31([seat], False, events)
                 return
-            # The end of a turn (inlined: it is the hottest path).
+            # The end of a turn (inlined: it is the hottest path).  Twin: _end_turn; guarded
+            # by tests/thirty_one/test_rules.py (knocks) and test_golden.py.
             nxt = self.nxt[seat]
             self.turns += 1
             if nxt == self.knocker:

@@ -283,7 +283,9 @@ class ThreeUpState(State):
             if len(ranks) > 1 or not hand:
                 self._play(seat, ranks, events)
                 return
-            rank = ranks[0]  # the common case, inline: one card from the hand
+            # The common case, inline: one card from the hand.  Twin: _play; guarded by
+            # tests/three_up_three_down/test_properties.py (the inlined one-card play).
+            rank = ranks[0]
             known = self.known[seat]
             pick = -1
             for card in hand:
@@ -443,6 +445,7 @@ class ThreeUpState(State):
         elif events is not None or self.may_draw:
             self._end_turn(seat, True, events)
         else:  # _end_turn inline, for simulations: refill the hand, next player
+            # (twin: _end_turn; tests/test_contract.py plays events on and off alike)
             stock = self.stock
             if stock.size and len(hand) < HAND_SIZE:
                 rng = self.rng

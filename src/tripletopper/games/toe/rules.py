@@ -385,6 +385,7 @@ class ToeState(State):
     def _legal_for(self, seat: int) -> list[Action]:
         phase = self.phase
         if phase == TURN:  # the commonest case, inlined
+            # (twin: _legal_actions; tests/test_contract.py compares them)
             if seat != self.turn:
                 return []
             a, b, c = sorted(self.hands[seat])
@@ -443,7 +444,8 @@ class ToeState(State):
                 hand.remove(cards[1])
             self.discards[seat].extend(cards)
             stock = self.stock
-            if stock.size >= count:
+            if stock.size >= count:  # the else branch's _draw_card()s, inlined as one deal:
+                # guarded by tests/test_engine.py (deal = draws) and test_contract.py (resamples)
                 stock.deal(self.rng, [hand], count)
                 if self.epoch:
                     for card in hand[-count:]:

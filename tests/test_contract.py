@@ -1,0 +1,424 @@
+"""The engine contract (``docs/engine.md``), checked the same way for every registered game.
+
+Random games of every game in ``GAMES`` (its fewest, most and a middle number of
+players, and variants setting each option that changes play) are played through the
+contract alone: the seats to act, the ``CLOCK`` now and then while a timed phase
+runs, and ``TABLE`` actions now and then.  Along the way:
+
+- events on and events off play the identical game (``dump()`` equal after every
+  step), so the paths taken only without events (simulations) agree with the plain
+  ones; a game's fast ``_legal_for`` gives what its plain ``_legal_actions`` gives;
+- every legal action reached reads back from its text and (JSON) wire forms;
+- malformed tuples, texts and wire objects, illegal actions, out-of-turn seats and
+  bad seats are refused with ``MalformedActionError`` / ``IllegalActionError`` and
+  change nothing;
+- a clone is independent of its original (both ways); a record replays to the
+  identical state; a finished game has results that rank every seat once;
+- ``resample(seat, rng)`` keeps that seat's observation, who acts and its legal
+  actions, and its future plays on;
+- no view shows a card its seat cannot see: observations hold nothing a resample
+  could change (above); the spectator's names no card some seat's does not; every
+  card an event shows a viewer is in that viewer's observation just before or just
+  after the event, or is named by the action itself (a discard that the same action
+  then buries under a new deal).  Event views themselves cannot be compared with a
+  resample's: a showdown rightly shows hands that a resample deals differently.
+
+Each game's own invariants (its card accounting, exactly which cards are hidden
+where, its scoring) stay in ``tests/<game>/test_properties.py``.
+
+The games are chosen by plain seeds, so a failure names its variant and seed;
+``HYPOTHESIS_PROFILE=thorough`` plays 125 games per variant instead of 8.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+import pytest
+from hypothesis import settings
+
+from tripletopper import make_game
+from tripletopper.engine import CLOCK, TABLE, Action, Event, Game, Rng, State
+from tripletopper.errors import IllegalActionError, MalformedActionError
+from tripletopper.games import GAMES
+from tripletopper.record import Record
+
+OPTIONS: dict[str, list[tuple[int, dict[str, Any]]]] = {
+    "thirty-two": [
+        (4, {"end": "open", "counters": 4}),
+        (5, {"no_wilds": True, "cap_at_32": False, "counters": 3}),
+    ],
+    "thirty-one": [
+        (3, {"three_of_a_kind": "30.5"}),
+        (4, {"manual_31": True}),
+        (9, {"manual_31": True, "three_of_a_kind": "30.5"}),
+    ],
+    "three-up-three-down": [
+        (2, {"colors": "G", "max_turns": 30}),  # the turn limit ends most of these games
+        (3, {"colors": "RB", "rank_all": True}),
+        (5, {"rank_all": True, "max_turns": 60}),
+    ],
+    "toe": [
+        (2, {"quiz": True}),
+        (2, {"quiz": True, "max_questions": 4, "answer_seconds": 0, "max_turns": 30}),
+        (2, {"max_turns": 12}),
+    ],
+    "memo-match": [
+        (3, {"reveal": "private"}),
+        (2, {"reveal": "private", "swap_on_miss": True, "max_turns": 30}),
+        (5, {"wilds": False, "swap_on_miss": True}),
+    ],
+}
+"""Variants with the options that change play, besides each game's default options."""
+
+NOT_PLAY = {"toe": {"buzz_seconds", "questions"}, "memo-match": {"spot_seconds"}}
+"""Options that change no play through the contract: a clock's length, the question bank."""
+
+NOT_CARDS = {"toe": {"cell", "board", "line", "last"}}
+"""Keys of views whose strings are not cards (Toe's board cells are named like cards; its
+last mark's card stays in view after it is gone)."""
+
+VARIANTS = [
+    (name, players, options)
+    for name, cls in sorted(GAMES.items())
+    for players, options in [
+        *((n, {}) for n in sorted({cls.min_players, cls.max_players, cls.max_players // 2 + 1})),
+        *OPTIONS.get(name, []),
+    ]
+]
+"""Each game with default options for its fewest, most and a middle number of players,
+then its OPTIONS variants."""
+
+GAMES_PER_VARIANT = max(8, settings.default.max_examples // 8)
+"""8 games per variant; more with ``HYPOTHESIS_PROFILE=thorough`` (125)."""
+MAX_STEPS = 250
+CLOCK_CHANCE = 0.2
+TABLE_CHANCE = 0.01
+JSON_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+NAMES = {name: frozenset(cls.deck.names) for name, cls in GAMES.items()}
+KIND_WEIGHTS = (0.02, 0.2, 1.0, 1.0)
+MALFORMED = (MalformedActionError,)
+ILLEGAL = (IllegalActionError,)
+BOTH = (MalformedActionError, IllegalActionError)
+BAD_VALUES: list[object] = [None, "x", 10**6, -(10**6), 1.5, (10**6,), ((),), [0]]
+BAD_WIRE_VALUES: list[object] = [None, "", "ZZ9", 12345, -1, True, [], ["ZZ9"], {}, 1.5]
+BAD_TEXTS = ["", "   ", "zzz", "draw draw", "flip Z9", "play 99", "discard", "\x00", "take ZZ9"]
+
+
+def cards_in(game: Game, value: Any) -> set[str]:
+    """The card names in a view, which must be JSON-able (its board cells left out)."""
+    skip = NOT_CARDS.get(game.name)
+    if skip and isinstance(value, dict):
+        value = {key: item for key, item in value.items() if key not in skip}
+    return set(JSON_STRING.findall(json.dumps(value))).intersection(NAMES[game.name])
+
+
+class Views:
+    """The card names each viewer's observation holds (seats, and None: the spectator)."""
+
+    def __init__(self, state: State) -> None:
+        game = state.game
+        self.cards: dict[int | None, set[str]] = {None: cards_in(game, state.public_observation())}
+        for seat in range(game.players):
+            self.cards[seat] = cards_in(game, state.observation(seat))
+        everyone = set.intersection(*(self.cards[s] for s in range(game.players)))
+        assert self.cards[None] <= everyone, ("the spectator sees", self.cards[None] - everyone)
+
+
+def check_events(
+    state: State, seat: int, action: Action, events: list[Event], before: Views, after: Views
+) -> None:
+    """Every card an event shows a viewer is one its observation held before or holds after,
+    or one the action names (a card the actor saw: a discard on the pile may be gone again
+    when the same action ends the hand; Toe's face-down discards, which name cards that stay
+    hidden, are checked in tests/toe), or, in the action that ends the game (after which
+    hands may no longer be shown), one of the viewer's own secrets (the cards it drew)."""
+    game = state.game
+    named = cards_in(game, game.action_to_wire(action))
+    if seat >= 0:
+        assert named <= before.cards[seat], ("a card the actor could not see", named)
+    over = state.is_terminal()
+    for event in events:
+        for viewer in before.cards:
+            shown = cards_in(game, event.view(viewer))
+            leaked = shown - before.cards[viewer] - after.cards[viewer] - named
+            if over and leaked and event.secret and viewer in event.secret:
+                leaked -= cards_in(game, event.secret[viewer])
+            assert not leaked, (viewer, event, leaked)
+
+
+def check_now(state: State) -> None:
+    """Who may act, the clock, the table and the results agree with each other."""
+    game = state.game
+    seats = state.to_act()
+    limit = state.timeout()
+    clock = state.legal_actions(CLOCK)
+    table = state.legal_actions(TABLE)
+    if state.is_terminal():
+        assert seats == () and clock == [] and table == []
+        assert all(state.legal_actions(s) == [] for s in range(game.players))
+        results = state.results()
+        assert results is not None and len(results.scores) == game.players
+        assert sorted(s for group in results.ranking for s in group) == list(range(game.players))
+        assert set(results.winners) <= set(range(game.players))
+        assert abs(sum(results.returns()) - (1.0 if results.winners else 0.0)) < 1e-9
+        json.dumps(results.to_json())
+        return
+    assert state.results() is None
+    assert seats or clock, "nobody may act in a game that is not over"
+    assert clock == ([] if limit is None else [limit[1]])
+    for seat in range(game.players):
+        legal = state.legal_actions(seat)
+        if seat in seats:
+            assert legal, f"seat {seat} is to act with no legal action"
+            plain = state._legal_actions(seat)
+            assert legal == plain, f"the fast _legal_for({seat}) is not _legal_actions({seat})"
+            assert state.default_action(seat) in legal
+        else:
+            assert legal == []
+        if limit is not None:
+            assert limit[1] not in legal  # only the clock plays a timeout
+    if limit is not None:
+        assert limit[1] not in table
+
+
+def check_forms(game: Game, state: State, seen: dict[Action, None]) -> None:
+    """Every legal action not met before reads back from its text and wire forms."""
+    for seat in (*state.to_act(), CLOCK, TABLE):
+        for action in state.legal_actions(seat):
+            if action in seen:
+                continue
+            seen[action] = None
+            assert game.parse_action(game.action_to_text(action)) == action
+            wire = json.loads(json.dumps(game.action_to_wire(action)))
+            assert game.action_from_wire(wire) == action
+
+
+def choose(state: State, rng: random.Random, weights: dict[str, float]) -> tuple[int, Action]:
+    """A random move: the clock or a table action now and then, else a seat's action, its
+    kind drawn by the game's ``weights`` (so some games knock or declare rarely and run
+    long, others often), then one action of that kind; no weights: any legal action."""
+    clock = state.legal_actions(CLOCK)
+    seats = state.to_act()
+    if clock and (not seats or rng.random() < CLOCK_CHANCE):
+        return CLOCK, clock[0]
+    table = state.legal_actions(TABLE)
+    if table and rng.random() < TABLE_CHANCE:
+        return TABLE, rng.choice(table)
+    seat = rng.choice(seats)
+    legal = state.legal_actions(seat)
+    if not weights:
+        return seat, rng.choice(legal)
+    kinds = sorted({a[0] for a in legal})
+    (kind,) = rng.choices(kinds, [weights[k] for k in kinds])
+    return seat, rng.choice([a for a in legal if a[0] == kind])
+
+
+def refuse(
+    state: State, call: Any, *args: Any, expected: tuple[type[Exception], ...] = BOTH
+) -> None:
+    """``call(*args)`` (a method of ``state``) raises one of ``expected`` and changes no
+    version (the caller compares whole dumps once its attempts are done)."""
+    version = state.version
+    try:
+        call(*args)
+    except expected as exc:
+        assert str(exc)
+    else:  # pragma: no cover - the failure message
+        raise AssertionError(f"{call.__name__}{args!r} was accepted")
+    assert state.version == version
+
+
+def malformed(game: Game, samples: list[Action]) -> list[tuple[object, bool]]:
+    """Compact actions that are no action: ``(action, shape)``, where ``shape`` says it is
+    misshapen (only ``MalformedActionError`` will do) rather than holding bad values."""
+    out: list[tuple[object, bool]] = [
+        (a, True) for a in [None, 0, "draw", [], (), ("no-such-action",), (7,), {"type": "draw"}]
+    ]
+    for name, kind in game.codec.kinds.items():
+        count = len(kind.params)
+        out.append(((name, *[0] * (count + 1)), True))
+        if count:
+            out.append(((name,), True))
+    for action in samples:
+        out.append((list(action), True))
+        for i in range(1, len(action)):
+            out.extend(((*action[:i], bad, *action[i + 1 :]), False) for bad in BAD_VALUES)
+    return out
+
+
+def bad_wires(game: Game, samples: list[Action]) -> list[object]:
+    out: list[object] = [None, [], "draw", 5, {}, {"type": None}, {"type": "nope"}, {"type": []}]
+    for action in samples:
+        wire = game.action_to_wire(action)
+        out.append({**wire, "bogus": 1})
+        for key in wire:
+            if key != "type":
+                out.extend({**wire, key: bad} for bad in BAD_WIRE_VALUES)
+    return out
+
+
+def bad_texts(game: Game, samples: list[Action]) -> list[str]:
+    out = [*BAD_TEXTS, *game.codec.kinds]
+    for action in samples:
+        text = game.action_to_text(action)
+        out.append(text + " zzz")
+        out.append(" ".join(text.split()[:1] + ["ZZ9"] * (len(text.split()) - 1)))
+    return out
+
+
+def check_refusals(state: State, rng: random.Random, seen: dict[Action, None]) -> None:
+    """Bad actions, forms and seats are refused with the contract's errors, changing nothing."""
+    game = state.game
+    before = state.dump()
+    seats = state.to_act()
+    actor = rng.choice(seats) if seats else CLOCK
+    legal = state.legal_actions(actor)
+    samples = rng.sample(legal, min(2, len(legal)))
+    for action, shape in malformed(game, samples):
+        if action not in legal:
+            refuse(state, state.apply, action, actor, expected=MALFORMED if shape else BOTH)
+    known = list(seen)
+    for action in rng.sample(known, min(12, len(known))):  # well formed, legal some other time
+        for seat in (actor, TABLE, CLOCK):
+            if action not in state.legal_actions(seat):
+                refuse(state, state.apply, action, seat, expected=ILLEGAL)
+    for action in samples:  # the actor's own action, for seats that may not play it
+        others = [s for s in range(game.players) if s not in seats]
+        for seat in [*others, game.players, 99, -3, TABLE, CLOCK]:
+            if action not in state.legal_actions(seat):
+                refuse(state, state.apply, action, seat, expected=ILLEGAL)
+    for raw in bad_wires(game, samples):
+        try:
+            action = game.action_from_wire(raw)
+        except MalformedActionError:
+            refuse(state, state.apply_wire, raw, actor, expected=MALFORMED)
+            continue
+        if action not in legal:
+            refuse(state, state.apply_wire, raw, actor, expected=ILLEGAL)
+    for text in bad_texts(game, samples):
+        try:
+            action = game.parse_action(text)
+        except MalformedActionError:
+            refuse(state, state.apply_text, text, actor, expected=MALFORMED)
+            continue
+        if action not in legal:
+            refuse(state, state.apply_text, text, actor, expected=ILLEGAL)
+    for seat in (game.players, -1, CLOCK, 99):
+        refuse(state, state.observation, seat, expected=ILLEGAL)
+    assert state.dump() == before
+
+
+def check_clone(state: State, rng: random.Random, weights: dict[str, float]) -> State:
+    """A clone equals its original and is independent of it; returns it for the caller to
+    check once the original has moved on."""
+    before = state.dump()
+    twin = state.clone()
+    assert twin.dump() == before
+    twin.apply(*reversed(choose(twin, random.Random(rng.random()), weights)))
+    assert state.dump() == before
+    return twin
+
+
+def check_resample(state: State, seat: int, seed: int, weights: dict[str, float]) -> None:
+    """What the seat sees, who acts and what it may do survive a resample; it plays on."""
+    twin = state.resample(seat, Rng(seed))
+    assert twin.observation(seat) == state.observation(seat)
+    assert twin.to_act() == state.to_act()
+    assert twin.legal_actions(seat) == state.legal_actions(seat)
+    rng = random.Random(seed)
+    for _ in range(4):
+        if twin.is_terminal():
+            break
+        twin.apply(*reversed(choose(twin, rng, weights)))
+
+
+def play_and_check(game: Game, seed: int) -> None:
+    """One random game, with events and (in step) without, checked at every step."""
+    rng = random.Random(seed)
+    weights = {kind: rng.choice(KIND_WEIGHTS) for kind in game.codec.kinds} if seed % 3 else {}
+    state = game.new_state(seed)  # with events
+    quiet = game.new_state(seed)  # the same game without events
+    assert state.dump() == quiet.dump()
+    seen: dict[Action, None] = {}
+    views = Views(state)
+    for step in range(MAX_STEPS):
+        check_now(state)
+        check_forms(game, state, seen)
+        if state.is_terminal():
+            break
+        if step % 11 == 3:
+            check_refusals(state, rng, seen)
+        twin = check_clone(state, rng, weights) if step % 7 == 2 else None
+        twin_dump = twin.dump() if twin is not None else None
+        check_resample(state, step % game.players, seed * 1000 + step, weights)
+        seat, action = choose(state, rng, weights)
+        events = state.apply(action, seat)
+        assert quiet.apply(action, seat, events=False) == []
+        assert state.dump() == quiet.dump(), f"events on and off differ after {seat}, {action}"
+        after = Views(state)
+        check_events(state, seat, action, events, views, after)
+        views = after
+        if twin is not None:
+            assert twin.dump() == twin_dump
+    record = Record.from_json(json.loads(Record.from_state(state).dumps()))
+    assert record.replay().dump() == state.dump()
+    assert all(isinstance(v, int | float) for v in state.stats().values())
+
+
+def variant_id(variant: tuple[str, int, dict[str, Any]]) -> str:
+    name, players, options = variant
+    return "-".join([name, str(players), *(f"{k}={v}" for k, v in options.items())])
+
+
+@pytest.mark.parametrize(("name", "players", "options"), VARIANTS, ids=map(variant_id, VARIANTS))
+def test_random_games_keep_the_contract(name: str, players: int, options: dict[str, Any]) -> None:
+    game = make_game(name, players, **options)
+    for seed in range(GAMES_PER_VARIANT):
+        try:
+            play_and_check(game, seed)
+        except Exception as exc:
+            exc.add_note(f"{game!r}, seed {seed}")
+            raise
+
+
+def test_every_game_and_every_option_that_changes_play_is_covered() -> None:
+    assert {name for name, _players, _options in VARIANTS} == set(GAMES)
+    for name, cls in GAMES.items():
+        varied = {
+            key
+            for players, options in OPTIONS.get(name, [])
+            for key, value in options.items()
+            if value != make_game(name, players).options[key]
+        }
+        wanted = {o.name for o in cls.options_schema} - NOT_PLAY.get(name, set())
+        assert varied >= wanted, (name, wanted - varied)
+
+
+NOT_SEATS: list[object] = ["0", 1.5, (0,)]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(
+            name,
+            marks=pytest.mark.xfail(
+                strict=True, raises=TypeError,
+                reason="while 3UP cards are chosen, _legal_for compares a seat that is no "
+                "int (TypeError) before anything checks it is a seat",
+            ),
+        )
+        if name == "three-up-three-down"
+        else name
+        for name in sorted(GAMES)
+    ],
+)  # fmt: skip
+def test_a_seat_that_is_no_seat_number_is_refused(name: str) -> None:
+    state = make_game(name).new_state(1)
+    action = state.legal_actions(state.to_act()[0])[0]
+    for seat in NOT_SEATS:
+        refuse(state, state.apply, action, seat, expected=ILLEGAL)
