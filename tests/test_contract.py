@@ -117,7 +117,9 @@ def cards_in(game: Game, value: Any) -> set[str]:
 
 
 class Views:
-    """The card names each viewer's observation holds (seats, and None: the spectator)."""
+    """The card names each viewer may know: its observation and, for a seat, its recall
+    (what it saw that is no longer on view; None, the spectator, may know what every seat
+    recalls, such as a publicly flipped card that was turned back)."""
 
     def __init__(self, state: State) -> None:
         game = state.game
@@ -126,6 +128,10 @@ class Views:
             self.cards[seat] = cards_in(game, state.observation(seat))
         everyone = set.intersection(*(self.cards[s] for s in range(game.players)))
         assert self.cards[None] <= everyone, ("the spectator sees", self.cards[None] - everyone)
+        recalled = [cards_in(game, state.recall(s)) for s in range(game.players)]
+        for seat, cards in enumerate(recalled):
+            self.cards[seat] |= cards
+        self.cards[None] |= set.intersection(*recalled)
 
 
 def check_events(
@@ -401,22 +407,7 @@ def test_every_game_and_every_option_that_changes_play_is_covered() -> None:
 NOT_SEATS: list[object] = ["0", 1.5, (0,)]
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(
-            name,
-            marks=pytest.mark.xfail(
-                strict=True, raises=TypeError,
-                reason="while 3UP cards are chosen, _legal_for compares a seat that is no "
-                "int (TypeError) before anything checks it is a seat",
-            ),
-        )
-        if name == "three-up-three-down"
-        else name
-        for name in sorted(GAMES)
-    ],
-)  # fmt: skip
+@pytest.mark.parametrize("name", sorted(GAMES))
 def test_a_seat_that_is_no_seat_number_is_refused(name: str) -> None:
     state = make_game(name).new_state(1)
     action = state.legal_actions(state.to_act()[0])[0]

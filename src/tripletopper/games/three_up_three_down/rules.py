@@ -235,7 +235,12 @@ class ThreeUpState(State):
 
     def _legal_for(self, seat: int) -> list[Action]:
         if self.phase != PLAY:
-            if self.phase == CHOOSE and 0 <= seat < self.game.players and not self.up[seat]:
+            if (
+                self.phase == CHOOSE
+                and isinstance(seat, int)  # a seat that is no number is refused, not a crash
+                and 0 <= seat < self.game.players
+                and not self.up[seat]
+            ):
                 return self._choose_actions(seat)
             return []
         if seat != self.turn:
