@@ -1,4 +1,4 @@
-"""Hand values (rules/thirty-one.md) and the lives model: checked against a plain reading of the rules."""
+"""Hand values and the lives model (rules/thirty-one.md), checked against a plain reading."""
 
 from itertools import combinations
 

@@ -1,4 +1,7 @@
-"""The 84-card 3UP 3DOWN deck: counts, colors in rotation, notation (rules/three-up-three-down.md)."""
+"""The 84-card 3UP 3DOWN deck: counts, colors in rotation, notation.
+
+(rules/three-up-three-down.md describes it.)
+"""
 
 from collections import Counter
 
