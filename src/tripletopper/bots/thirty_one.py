@@ -245,7 +245,9 @@ class ThirtyOnePlayout(Bot):
             points = value(rest)
             if points > best_value:
                 best_value, throw = points, card
-        declare = state.manual and best_value >= 31
+        # A 31 kept from before the draw was not declared then: it may not be now.
+        legal = state.legal_actions(seat) if state.manual and best_value >= 31 else ()
+        declare = ("discard", throw, True) in legal
         return ("discard", throw, declare)
 
 
