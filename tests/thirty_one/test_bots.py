@@ -142,6 +142,6 @@ def test_playouts_do_not_declare_a_31_that_was_not_declared_when_made():
         2, dealer=1, manual_31=True, deals=[({0: "AS KS QS", 1: "AD KD 9D"}, "9S", "2C 3C")]
     )
     play(state, "play", "play", "draw")
-    action = ThirtyOnePlayout(state.game, 0, 1).choose(SeatView(state.resample(0, Rng(1)), 0))
+    action = ThirtyOnePlayout(state.game, 0, 1).choose(SeatView(state, 0).sample(Rng(1)))
     assert action == ("discard", STANDARD.parse("2C"), False)
     assert action in state.legal_actions(0)

@@ -16,7 +16,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tripletopper.bots import memo_match, thirty_one, thirty_two, three_up_three_down, toe
-from tripletopper.bots.base import Bot, RandomBot, SeatView, bot_parameters
+from tripletopper.bots.base import (
+    Bot,
+    Playout,
+    RandomBot,
+    SampledView,
+    SeatView,
+    bot_parameters,
+    first_to_act,
+)
 from tripletopper.bots.ismcts import ISMCTSBot, SearchSpec
 from tripletopper.bots.levels import EXPERT_SECONDS, LEVELS, searching
 from tripletopper.bots.three_up_three_down import ThreeUpHeuristic
@@ -211,7 +219,9 @@ __all__ = [
     "LEVELS_BY_GAME",
     "Bot",
     "BotFactory",
+    "Playout",
     "RandomBot",
+    "SampledView",
     "SeatView",
     "bot_class",
     "bot_factory",
@@ -219,6 +229,7 @@ __all__ = [
     "bot_parameters",
     "check_spec",
     "decision_costs",
+    "first_to_act",
     "make_bot",
     "room_limits",
 ]

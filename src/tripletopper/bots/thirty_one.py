@@ -26,7 +26,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, cast
 
-from tripletopper.bots.base import Bot, SeatView
+from tripletopper.bots.base import Bot, Playout, SampledView, SeatView
 from tripletopper.bots.ismcts import SearchSpec, standings_by, turns_taken
 from tripletopper.bots.levels import searching, sloppy
 from tripletopper.cards.standard import STANDARD
@@ -199,8 +199,8 @@ class ThirtyOneHeuristic(Bot):
         return hits / self.samples
 
 
-class ThirtyOnePlayout(Bot):
-    """A fast greedy policy for ISMCTS playouts in *sampled* worlds; never seated at a table.
+class ThirtyOnePlayout(Playout):
+    """A fast greedy policy for ISMCTS playouts in sampled worlds.
 
     It reads the sampled state for speed, but only what its seat could see there:
     take the top discard when it improves the hand, else draw (on an empty stock,
@@ -209,11 +209,10 @@ class ThirtyOnePlayout(Bot):
     every 31.
     """
 
-    name = "thirty-one-playout"
     risk = 0.2
 
-    def choose(self, view: SeatView) -> Action:
-        state = cast(ThirtyOneState, view._state)  # a sampled world (see the class docstring)
+    def choose(self, view: SampledView) -> Action:
+        state = cast(ThirtyOneState, view.world)
         seat = self.seat
         phase = state.phase
         if phase == CHECK:
