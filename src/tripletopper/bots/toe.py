@@ -66,6 +66,12 @@ def asked(view: SeatView) -> Asked | None:
     return Asked(obs["phase"] == PHASE_NAMES[BUZZ], question["number"], question["id"])
 
 
+def _reaction_time(quiz: QuizPlayer | None, view: SeatView) -> float:
+    """A seated bot's reaction time: its quiz player's while a question is read, else 0."""
+    question = None if quiz is None else asked(view)
+    return 0.0 if quiz is None or question is None else quiz.reaction_time(*question)
+
+
 class QuizPlayer:
     """How a bot plays the questions: knows with ``accuracy``, buzzes after ``buzz`` s.
 
@@ -95,15 +101,13 @@ class QuizPlayer:
         self.delay = 0.0
         self.choice = 0
 
-    def _roll(self, question: Asked) -> None:
-        """Decide once per question read (choose may be asked several times)."""
-        if question.number == self.question:
-            return
-        self.question = question.number
+    def _roll(self, number: int, question: int) -> None:
+        """Decide about question ``number`` (bank id ``question``), once per question read."""
+        self.question = number
         rng = self.rng
         bank = self.game.bank
         assert bank is not None
-        entry = bank.questions[question.id]
+        entry = bank.questions[question]
         choices = len(entry.choices)
         accuracy = 1.0 / choices if self.accuracy is None else self.accuracy
         self.knows = rng.random() < accuracy
@@ -115,18 +119,18 @@ class QuizPlayer:
         self.delay = self.buzz * (0.8 + 0.4 * rng.random())
         self.buzzes = self.knows or rng.random() < self.guess
 
-    def choose(self, question: Asked) -> Action | None:
-        """The quiz action now (None: keep quiet)."""
-        self._roll(question)
-        if question.buzzing:
+    def choose(self, buzzing: bool, number: int, question: int) -> Action | None:
+        """The quiz action now (None: keep quiet); the arguments are :class:`Asked`'s."""
+        if number != self.question:  # choose may be asked several times per question
+            self._roll(number, question)
+        if buzzing:
             return ("buzz",) if self.buzzes else None
         return ("answer", self.choice)
 
-    def reaction_time(self, question: Asked | None) -> float:
-        if question is None:
-            return 0.0
-        self._roll(question)
-        return self.delay if question.buzzing else 0.0
+    def reaction_time(self, buzzing: bool, number: int, question: int) -> float:
+        if number != self.question:
+            self._roll(number, question)
+        return self.delay if buzzing else 0.0
 
 
 class ToeRandom(RandomBot):
@@ -151,13 +155,13 @@ class ToeRandom(RandomBot):
             legal = view.legal_actions()
             question = asked(view) if legal and legal[0][0] in QUIZ_ACTIONS else None
             if question is not None:
-                action = self.quiz.choose(question)
+                action = self.quiz.choose(*question)
                 assert action is not None  # it always buzzes
                 return action
         return super().choose(view)
 
     def reaction_time(self, view: SeatView) -> float:
-        return 0.0 if self.quiz is None else self.quiz.reaction_time(asked(view))
+        return _reaction_time(self.quiz, view)
 
 
 class ToeHeuristic(Bot):
@@ -178,14 +182,14 @@ class ToeHeuristic(Bot):
         self.useful = useful
 
     def reaction_time(self, view: SeatView) -> float:
-        return 0.0 if self.quiz is None else self.quiz.reaction_time(asked(view))
+        return _reaction_time(self.quiz, view)
 
     def choose(self, view: SeatView) -> Action | None:
         legal = view.legal_actions()
         if self.quiz is not None and legal and legal[0][0] in QUIZ_ACTIONS:
             question = asked(view)
             assert question is not None
-            return self.quiz.choose(question)
+            return self.quiz.choose(*question)
         obs = view.observation()
         phase = obs["phase"]
         values = self.cell_values(obs)
@@ -266,15 +270,20 @@ class ToePlayout(Playout):
         self.quiz = QuizPlayer(game, self.rng, 0.7, 1.5, 0.0) if game.quiz else None
 
     def reaction_time(self, view: SampledView) -> float:
-        return 0.0 if self.quiz is None else self.quiz.reaction_time(_asked_in(view))
+        state = view.world
+        assert isinstance(state, ToeState)
+        if self.quiz is None or state.phase not in (BUZZ, ANSWER):
+            return 0.0
+        return self.quiz.reaction_time(state.phase == BUZZ, state.questions_read, state.question)
 
     def choose(self, view: SampledView) -> Action | None:
         state = view.world
         assert isinstance(state, ToeState)
         phase = state.phase
-        if phase in (BUZZ, ANSWER):
-            question = _asked_in(view)
-            return self.quiz.choose(question) if self.quiz and question else None
+        if phase in (BUZZ, ANSWER):  # the question's public facts, read off the sample
+            if self.quiz is None:
+                return None
+            return self.quiz.choose(phase == BUZZ, state.questions_read, state.question)
         seat = self.seat
         board = state.board
         if phase == TURN:
@@ -325,16 +334,6 @@ def board_value(root: State, leaf: State) -> list[float]:
             potential[1] += POTENTIAL[b]
     edge = math.tanh((potential[0] - potential[1]) / 40.0)
     return [0.5 + 0.4 * edge, 0.5 - 0.4 * edge]
-
-
-def _asked_in(view: SampledView) -> Asked | None:
-    """:func:`asked`, read off a sampled world without building an observation
-    (playouts ask often)."""
-    state = view.world
-    assert isinstance(state, ToeState)
-    if state.phase not in (BUZZ, ANSWER):
-        return None
-    return Asked(state.phase == BUZZ, state.questions_read, state.question)
 
 
 def board_decision(view: SeatView) -> bool:
