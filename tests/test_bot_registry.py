@@ -26,10 +26,8 @@ def test_every_game_has_its_bots_and_levels_by_name():
     assert set(GAME_BOTS) == set(GAMES)
     for name, bots in GAME_BOTS.items():
         assert list(bots.levels) == ["easy", "medium", "hard", "expert"]
-        for level, cls in bots.levels.items():
-            assert bot_class(level, name) is cls
-        for other, cls in bots.named.items():
-            assert bot_class(other, name) is cls
+        for bot, cls in bots.by_name().items():
+            assert bot_class(bot, name) is cls
         assert default_bot(name) == "medium"
     assert bot_class("heuristic", "thirty-two") is ThirtyTwoHeuristic
     assert bot_class("random", "toe") is ToeRandom and bot_class("heuristic", "toe") is ToeHeuristic
@@ -46,7 +44,7 @@ def test_each_games_ismcts_searches_its_way_and_falls_back_on_its_bot():
     for name, bots in GAME_BOTS.items():
         bot = make_bot("ismcts:iterations=5", make_game(name), 0, 1)
         assert isinstance(bot, ISMCTSBot) and bot.iterations == 5
-        assert bot.spec is bots.search and type(bot.fallback) is bots.fallback
+        assert bot.spec is bots.search and type(bot.fallback) is bots.search_fallback()
     game = make_game("toe")
     with pytest.raises(InvalidOptionError, match="iterations=5000 is more than the card room"):
         check_spec("hard:iterations=5000", game, bounded=True)

@@ -43,36 +43,41 @@ class GameBots:
     """Its difficulty levels (``easy`` ... ``expert``), also playable as bot names."""
     search: SearchSpec
     """How ISMCTS plays it (the ``ismcts`` bot, and the levels that search)."""
-    fallback: type[Bot]
-    """The bot ``ismcts`` defers to where it does not search (races, quiz answers)."""
-    named: Mapping[str, type[Bot]] = field(default_factory=dict)
-    """Its other bots by name (``heuristic``; a game's own ``random``)."""
+    heuristic: type[Bot] | None
+    """Its hand-written player, the ``heuristic`` bot (None: Memo Match has none)."""
+    fallback: type[Bot] | None = None
+    """The bot ``ismcts`` defers to where it does not search (races, quiz answers);
+    None: the heuristic."""
+    others: Mapping[str, type[Bot]] = field(default_factory=dict)
+    """Its other bots by name (a game's own ``random``, Memo Match's memory bots)."""
+
+    def by_name(self) -> dict[str, type[Bot]]:
+        """Its bots by name, but for ``ismcts`` (made from :attr:`search`)."""
+        named = dict(self.levels)
+        if self.heuristic is not None:
+            named["heuristic"] = self.heuristic
+        return {**named, **self.others}
+
+    def search_fallback(self) -> type[Bot]:
+        fallback = self.fallback or self.heuristic
+        assert fallback is not None, "a game without a heuristic names its search's fallback"
+        return fallback
 
 
 GAME_BOTS: dict[str, GameBots] = {
-    "thirty-two": GameBots(
-        thirty_two.LEVELS, thirty_two.SEARCH, thirty_two.ThirtyTwoHeuristic,
-        {"heuristic": thirty_two.ThirtyTwoHeuristic},
-    ),
-    "thirty-one": GameBots(
-        thirty_one.LEVELS, thirty_one.SEARCH, thirty_one.ThirtyOneHeuristic,
-        {"heuristic": thirty_one.ThirtyOneHeuristic},
-    ),
-    "toe": GameBots(
-        toe.LEVELS, toe.SEARCH, toe.ToeHeuristic,
-        {"heuristic": toe.ToeHeuristic, "random": toe.ToeRandom},
-    ),
+    "thirty-two": GameBots(thirty_two.LEVELS, thirty_two.SEARCH, thirty_two.ThirtyTwoHeuristic),
+    "thirty-one": GameBots(thirty_one.LEVELS, thirty_one.SEARCH, thirty_one.ThirtyOneHeuristic),
+    "toe": GameBots(toe.LEVELS, toe.SEARCH, toe.ToeHeuristic, others={"random": toe.ToeRandom}),
     "three-up-three-down": GameBots(
         three_up_three_down.LEVELS, three_up_three_down.SEARCH,
         three_up_three_down.ThreeUpHeuristic,
-        {"heuristic": three_up_three_down.ThreeUpHeuristic},
     ),
     "memo-match": GameBots(
-        memo_match.LEVELS, memo_match.SEARCH, memo_match.PerfectBot,
-        {"perfect": memo_match.PerfectBot, "forgetful": memo_match.ForgetfulBot},
+        memo_match.LEVELS, memo_match.SEARCH, None, fallback=memo_match.PerfectBot,
+        others={"perfect": memo_match.PerfectBot, "forgetful": memo_match.ForgetfulBot},
     ),
 }  # fmt: skip
-"""Each game's bots.  Memo Match has no heuristic: its levels are memory bots."""
+"""Each game's bots."""
 
 BOTS: dict[str, dict[str, type[Bot]]] = {
     "random": {ANY_GAME: RandomBot},
@@ -81,10 +86,10 @@ BOTS: dict[str, dict[str, type[Bot]]] = {
 """Every bot class by name, then by game (:data:`ANY_GAME` where one plays them all):
 the index :func:`bot_class` reads, built from :data:`GAME_BOTS`."""
 for _game, _bots in GAME_BOTS.items():
-    for _name, _cls in {**_bots.levels, **_bots.named}.items():
+    for _name, _cls in _bots.by_name().items():
         BOTS.setdefault(_name, {})[_game] = _cls
     BOTS["ismcts"][_game] = searching(
-        _bots.search, _bots.fallback, 1000, 0.0,
+        _bots.search, _bots.search_fallback(), 1000, 0.0,
         "ISMCTS with this game's search (iterations=, seconds=, depth=, confidence=)",
     )  # fmt: skip
 
