@@ -16,7 +16,7 @@ import platform
 import statistics
 import time
 
-from tripletopper.bots import SEARCH_BY_GAME, SeatView, make_bot
+from tripletopper.bots import GAME_BOTS, SeatView, make_bot
 from tripletopper.engine import Rng
 from tripletopper.games import GAMES
 
@@ -61,7 +61,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decisions", type=int, default=20)
     parser.add_argument("--iterations", type=int, default=300)
-    parser.add_argument("--game", action="append", choices=sorted(SEARCH_BY_GAME))
+    parser.add_argument("--game", action="append", choices=sorted(GAME_BOTS))
     parser.add_argument(
         "--bot", help="time this bot (e.g. hard) instead of the plain search; "
         "its own budget applies, --iterations is ignored",
@@ -74,7 +74,7 @@ def main() -> None:
             "game", "iterations/s", "best", "median s", "p95 s"
         )
     )
-    for name in args.game or sorted(SEARCH_BY_GAME):
+    for name in args.game or sorted(GAME_BOTS):
         median, best, per, p95 = measure(name, args.decisions, spec)
         print(f"{name:22} {median:>14,.0f} {best:>10,.0f} {per:>12.3f} {p95:>12.3f}")
 

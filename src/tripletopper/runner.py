@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tripletopper.bots import Bot, SeatView, bot_factory
-from tripletopper.engine import CLOCK, Action, Event, Game, State, derive_seed
+from tripletopper.bots.base import first_to_act
+from tripletopper.engine import Action, Event, Game, State, derive_seed
 from tripletopper.errors import IllegalActionError
 
 Listener = Callable[[State, int, Action, list[Event]], None]
@@ -30,24 +31,15 @@ class BotError(RuntimeError):
 def choose_next(
     state: State, bots: Sequence[Bot | None], views: Sequence[SeatView]
 ) -> tuple[int, Action]:
-    """Whose action comes next, and what it is, when only bots are to act."""
-    best: tuple[float, int, Action] | None = None
+    """Whose action comes next, and what it is, when only bots are to act
+    (:func:`~tripletopper.bots.base.first_to_act`)."""
     for seat in state.to_act():
-        bot = bots[seat]
-        if bot is None:
+        if bots[seat] is None:
             raise BotError(f"seat {seat} must act but has no bot")
-        action = bot.choose(views[seat])
-        if action is None:
-            continue
-        delay = bot.reaction_time(views[seat])
-        if best is None or delay < best[0]:
-            best = (delay, seat, action)
-    limit = state.timeout()
-    if best is None or (limit is not None and best[0] > limit[0]):
-        if limit is None:
-            raise BotError("no bot acted, and this phase has no time limit")
-        return CLOCK, limit[1]
-    return best[1], best[2]
+    acting = first_to_act(state, bots, views)
+    if acting is None:
+        raise BotError("no bot acted, and this phase has no time limit")
+    return acting.seat, acting.action
 
 
 def play_game(

@@ -4,6 +4,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tripletopper.bots import LEVEL_ORDER, SeatView, bot_names, make_bot
+from tripletopper.bots.thirty_one import ThirtyOnePlayout
+from tripletopper.cards import STANDARD
 from tripletopper.engine import Rng
 from tripletopper.games.thirty_one import ThirtyOne
 from tripletopper.games.thirty_one.rules import DRAW, KNOCK, TAKE
@@ -169,3 +171,15 @@ def test_random_bot_is_deterministic_by_seed():
     for run in runs:
         del run["seconds"], run["actions_per_second"]
     assert runs[0] == runs[1]
+
+
+def test_playouts_do_not_declare_a_31_that_was_not_declared_when_made():
+    # Seat 0 plays on past its dealt 31 and draws: throwing the drawn card keeps
+    # that 31, which counts 30 now and may not be declared (the playout did).
+    state = stacked(
+        2, dealer=1, manual_31=True, deals=[({0: "AS KS QS", 1: "AD KD 9D"}, "9S", "2C 3C")]
+    )
+    play(state, "play", "play", "draw")
+    action = ThirtyOnePlayout(state.game, 0, 1).choose(SeatView(state, 0).sample(Rng(1)))
+    assert action == ("discard", STANDARD.parse("2C"), False)
+    assert action in state.legal_actions(0)

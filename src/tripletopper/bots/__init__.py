@@ -13,58 +13,83 @@ give research bots any budget.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 from tripletopper.bots import memo_match, thirty_one, thirty_two, three_up_three_down, toe
-from tripletopper.bots.base import Bot, RandomBot, SeatView, bot_parameters
+from tripletopper.bots.base import (
+    Bot,
+    Playout,
+    RandomBot,
+    SampledView,
+    SeatView,
+    bot_parameters,
+    first_to_act,
+)
 from tripletopper.bots.ismcts import ISMCTSBot, SearchSpec
 from tripletopper.bots.levels import EXPERT_SECONDS, LEVELS, searching
-from tripletopper.bots.three_up_three_down import ThreeUpHeuristic
-from tripletopper.bots.toe import ToeHeuristic, ToeRandom
 from tripletopper.engine import Game
 from tripletopper.engine.options import Option
 from tripletopper.errors import InvalidOptionError
 
 ANY_GAME = "*"
 
+
+@dataclass(frozen=True)
+class GameBots:
+    """The bots written for one game."""
+
+    levels: Mapping[str, type[Bot]]
+    """Its difficulty levels (``easy`` ... ``expert``), also playable as bot names."""
+    search: SearchSpec
+    """How ISMCTS plays it (the ``ismcts`` bot, and the levels that search)."""
+    heuristic: type[Bot] | None
+    """Its hand-written player, the ``heuristic`` bot (None: Memo Match has none)."""
+    fallback: type[Bot] | None = None
+    """The bot ``ismcts`` defers to where it does not search (races, quiz answers);
+    None: the heuristic."""
+    others: Mapping[str, type[Bot]] = field(default_factory=dict)
+    """Its other bots by name (a game's own ``random``, Memo Match's memory bots)."""
+
+    def by_name(self) -> dict[str, type[Bot]]:
+        """Its bots by name, but for ``ismcts`` (made from :attr:`search`)."""
+        named = dict(self.levels)
+        if self.heuristic is not None:
+            named["heuristic"] = self.heuristic
+        return {**named, **self.others}
+
+    def search_fallback(self) -> type[Bot]:
+        fallback = self.fallback or self.heuristic
+        assert fallback is not None, "a game without a heuristic names its search's fallback"
+        return fallback
+
+
+GAME_BOTS: dict[str, GameBots] = {
+    "thirty-two": GameBots(thirty_two.LEVELS, thirty_two.SEARCH, thirty_two.ThirtyTwoHeuristic),
+    "thirty-one": GameBots(thirty_one.LEVELS, thirty_one.SEARCH, thirty_one.ThirtyOneHeuristic),
+    "toe": GameBots(toe.LEVELS, toe.SEARCH, toe.ToeHeuristic, others={"random": toe.ToeRandom}),
+    "three-up-three-down": GameBots(
+        three_up_three_down.LEVELS, three_up_three_down.SEARCH,
+        three_up_three_down.ThreeUpHeuristic,
+    ),
+    "memo-match": GameBots(
+        memo_match.LEVELS, memo_match.SEARCH, None, fallback=memo_match.PerfectBot,
+        others={"perfect": memo_match.PerfectBot, "forgetful": memo_match.ForgetfulBot},
+    ),
+}  # fmt: skip
+"""Each game's bots."""
+
 BOTS: dict[str, dict[str, type[Bot]]] = {
-    "random": {ANY_GAME: RandomBot, "toe": ToeRandom},
-    "heuristic": {
-        "thirty-two": thirty_two.ThirtyTwoHeuristic,
-        "thirty-one": thirty_one.ThirtyOneHeuristic,
-        "three-up-three-down": ThreeUpHeuristic,
-        "toe": ToeHeuristic,
-    },
-    "perfect": {"memo-match": memo_match.PerfectBot},
-    "forgetful": {"memo-match": memo_match.ForgetfulBot},
+    "random": {ANY_GAME: RandomBot},
+    "ismcts": {ANY_GAME: ISMCTSBot},
 }
-
-LEVELS_BY_GAME: dict[str, dict[str, type[Bot]]] = {
-    "thirty-two": thirty_two.LEVELS,
-    "thirty-one": thirty_one.LEVELS,
-    "toe": toe.LEVELS,
-    "three-up-three-down": three_up_three_down.LEVELS,
-    "memo-match": memo_match.LEVELS,
-}
-"""Each game's difficulty levels (``easy`` ... ``expert``), also playable as bot names."""
-
-for _game, _levels in LEVELS_BY_GAME.items():
-    for _level, _cls in _levels.items():
-        BOTS.setdefault(_level, {})[_game] = _cls
-
-SEARCH_BY_GAME: dict[str, tuple[SearchSpec, type[Bot]]] = {
-    "thirty-two": (thirty_two.SEARCH, thirty_two.ThirtyTwoHeuristic),
-    "thirty-one": (thirty_one.SEARCH, thirty_one.ThirtyOneHeuristic),
-    "toe": (toe.SEARCH, ToeHeuristic),
-    "three-up-three-down": (three_up_three_down.SEARCH, ThreeUpHeuristic),
-    "memo-match": (memo_match.SEARCH, memo_match.PerfectBot),
-}
-"""Each game's search: how ISMCTS plays it, and the bot it falls back on."""
-
-BOTS["ismcts"] = {ANY_GAME: ISMCTSBot}
-for _game, (_spec, _fallback) in SEARCH_BY_GAME.items():
+"""Every bot class by name, then by game (:data:`ANY_GAME` where one plays them all):
+the index :func:`bot_class` reads, built from :data:`GAME_BOTS`."""
+for _game, _bots in GAME_BOTS.items():
+    for _name, _cls in _bots.by_name().items():
+        BOTS.setdefault(_name, {})[_game] = _cls
     BOTS["ismcts"][_game] = searching(
-        _spec, _fallback, 1000, 0.0,
+        _bots.search, _bots.search_fallback(), 1000, 0.0,
         "ISMCTS with this game's search (iterations=, seconds=, depth=, confidence=)",
     )  # fmt: skip
 
@@ -207,11 +232,14 @@ def make_bot(spec: str, game: Game, seat: int, seed: int = 0) -> Bot:
 
 __all__ = [
     "BOTS",
+    "GAME_BOTS",
     "LEVELS",
-    "LEVELS_BY_GAME",
     "Bot",
     "BotFactory",
+    "GameBots",
+    "Playout",
     "RandomBot",
+    "SampledView",
     "SeatView",
     "bot_class",
     "bot_factory",
@@ -219,6 +247,7 @@ __all__ = [
     "bot_parameters",
     "check_spec",
     "decision_costs",
+    "first_to_act",
     "make_bot",
     "room_limits",
 ]

@@ -5,7 +5,9 @@ The bot decides from its own seat's view only.  Each iteration:
 1. **Determinize**: ``view.sample(rng)`` deals everything this seat cannot see
    again at random, consistently with what it has seen, and reseeds chance; a
    game may then reshape the sample toward a likelier one (its ``belief``: say,
-   opponents who have had turns hold better hands than random ones).
+   opponents who have had turns hold better hands than random ones).  The
+   search reads states only there: every state it holds is a sampled world
+   (:class:`SampledView`), never the true one, which its :class:`SeatView` keeps.
 2. **Select** down a tree of this seat's own decisions with UCB1, counting for
    each child how often it was available (legal) when its parent was visited,
    since different determinizations allow different actions (Cowling, Powley
@@ -47,18 +49,29 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from tripletopper.bots.base import Bot, RandomBot, SeatView
-from tripletopper.engine import CLOCK, Action, Game, Rng, State
+from tripletopper.bots.base import (
+    Bot,
+    Playout,
+    RandomBot,
+    RandomPlayout,
+    SampledView,
+    SeatView,
+    first_to_act,
+)
+from tripletopper.engine import Action, Game, Rng, State
 
 Evaluate = Callable[[State, State], list[float]]
-"""``evaluate(root, leaf)``: each seat's reward in [0, 1] at a playout's end.  ``root``
-is a sample of the decision's position: read only public facts from it."""
+"""``evaluate(root, leaf)``: each seat's reward in [0, 1] at a playout's end.  Both are
+sampled worlds (``SampledView.world``); ``root`` is a sample of the decision's position:
+read only public facts from it."""
 Horizon = Callable[[State, State], bool]
-"""``horizon(root, current)``: True when a playout may stop before the game's end."""
+"""``horizon(root, current)``: True when a playout may stop before the game's end (both
+sampled worlds)."""
 Belief = Callable[[State, int, Rng], None]
-"""``belief(sample, seat, rng)``: reshape a fresh determinization in place toward what
-``seat`` should believe (e.g. opponents who had turns hold better cards than random),
-using only public facts and keeping every card ``seat`` knows where it is."""
+"""``belief(world, seat, rng)``: reshape a fresh determinization (``SampledView.world``)
+in place toward what ``seat`` should believe (e.g. opponents who had turns hold better
+cards than random), using only public facts and keeping every card ``seat`` knows where
+it is."""
 
 
 def game_result(root: State, leaf: State) -> list[float]:
@@ -125,7 +138,7 @@ class SearchSpec:
     searchable: Callable[[SeatView], bool] | None = None
     """Whether to search this decision (default: every lone decision); the fallback
     bot takes the others (a quiz answer is knowledge, not planning)."""
-    playout_bot: type[Bot] = RandomBot
+    playout_bot: type[Playout] = RandomPlayout
     exploration: float = 0.3
 
 
@@ -222,21 +235,21 @@ class ISMCTSBot(Bot):
         max_depth = self.depth
         # Horizons and evaluations compare with where the search started; they read
         # only public facts (hand number, counters), the same in every sample.
-        origin = view.sample(rng)
+        origin = view.sample(rng).world
         while True:
             if not timed and iterations >= self.iterations:
                 break
             if deadline is not None and iterations and time.perf_counter() >= deadline:
                 break
             iterations += 1
-            world = view.sample(rng)
+            world = view.sample(rng).world
             if spec.belief is not None:
                 spec.belief(world, self.seat, rng)
             node = root
             path = [root]
             # Selection and expansion over this seat's own decisions; other seats
             # move by the playout policy, which sees their (sampled) cards.
-            views = [SeatView(world, s) for s in range(players)]
+            views = [SampledView(world, s) for s in range(players)]
             depth = 0
             while not world.is_terminal():
                 if horizon is not None and horizon(origin, world):
@@ -311,7 +324,7 @@ class ISMCTSBot(Bot):
         spec = self.spec
         horizon = spec.horizon
         bots = self.playout_bots
-        views = [SeatView(world, s) for s in range(world.game.players)]
+        views = [SampledView(world, s) for s in range(world.game.players)]
         while not world.is_terminal():
             if horizon is not None and horizon(origin, world):
                 break
@@ -324,22 +337,16 @@ class ISMCTSBot(Bot):
         return spec.evaluate(origin, world)
 
 
-def _next_in_race(world: State, bots: list[Bot], views: list[SeatView]) -> tuple[int, Action]:
-    """Several seats may act: the quickest bot that wants to act, else the phase's timeout."""
-    best: tuple[float, int, Action] | None = None
-    for seat in world.to_act():
-        action = bots[seat].choose(views[seat])
-        if action is not None:
-            delay = bots[seat].reaction_time(views[seat])
-            if best is None or delay < best[0]:
-                best = (delay, seat, action)
-    limit = world.timeout()
-    if best is None or (limit is not None and best[0] > limit[0]):
-        if limit is None:  # nobody will act and no clock: let the first seat play anything
-            seat = world.to_act()[0]
-            return seat, world.legal_actions(seat)[0]
-        return CLOCK, limit[1]
-    return best[1], best[2]
+def _next_in_race(
+    world: State, bots: list[Playout], views: list[SampledView]
+) -> tuple[int, Action]:
+    """Several seats may act: as the runner decides (:func:`first_to_act`); if nobody
+    will act and no clock runs, the first seat plays anything."""
+    acting = first_to_act(world, bots, views)
+    if acting is None:
+        seat = world.to_act()[0]
+        return seat, world.legal_actions(seat)[0]
+    return acting.seat, acting.action
 
 
 def describe(stats: SearchStats) -> dict[str, Any]:

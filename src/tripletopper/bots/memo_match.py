@@ -23,7 +23,7 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any, cast
 
-from tripletopper.bots.base import Bot, RandomBot, SeatView
+from tripletopper.bots.base import Bot, RandomPlayout, SeatView
 from tripletopper.bots.ismcts import SearchSpec, standings_by, within_plies
 from tripletopper.bots.levels import preset
 from tripletopper.cards.triple_topper import TRIPLE_TOPPER
@@ -286,7 +286,7 @@ def cards_taken(state: State) -> list[int]:
 SEARCH = SearchSpec(
     evaluate=standings_by(cards_taken, lambda players: 6.0),
     horizon=within_plies(30),
-    playout_bot=RandomBot,
+    playout_bot=RandomPlayout,
 )
 """Searching Memo Match: random playouts of 30 actions, scored by cards taken.  Memory,
 not search, is this game's skill, so no level uses it; ``ismcts`` plays it."""

@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, cast
 
-from tripletopper.bots.base import Bot, SeatView
+from tripletopper.bots.base import Bot, Playout, SampledView, SeatView
 from tripletopper.bots.discards import DiscardMemory
 from tripletopper.bots.ismcts import SearchSpec, standings_by, turns_taken
 from tripletopper.bots.levels import searching, sloppy
@@ -207,8 +207,8 @@ class ThirtyOneHeuristic(Bot):
         return hits / self.samples
 
 
-class ThirtyOnePlayout(Bot):
-    """A fast greedy policy for ISMCTS playouts in *sampled* worlds; never seated at a table.
+class ThirtyOnePlayout(Playout):
+    """A fast greedy policy for ISMCTS playouts in sampled worlds.
 
     It reads the sampled state for speed, but only what its seat could see there:
     take the top discard when it improves the hand, else draw (on an empty stock,
@@ -217,11 +217,10 @@ class ThirtyOnePlayout(Bot):
     every 31.
     """
 
-    name = "thirty-one-playout"
     risk = 0.2
 
-    def choose(self, view: SeatView) -> Action:
-        state = cast(ThirtyOneState, view._state)  # a sampled world (see the class docstring)
+    def choose(self, view: SampledView) -> Action:
+        state = cast(ThirtyOneState, view.world)
         seat = self.seat
         phase = state.phase
         if phase == CHECK:
@@ -253,7 +252,9 @@ class ThirtyOnePlayout(Bot):
             points = value(rest)
             if points > best_value:
                 best_value, throw = points, card
-        declare = state.manual and best_value >= 31
+        # A 31 kept from before the draw was not declared then: it may not be now.
+        legal = state.legal_actions(seat) if state.manual and best_value >= 31 else ()
+        declare = ("discard", throw, True) in legal
         return ("discard", throw, declare)
 
 

@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, cast
 
-from tripletopper.bots.base import Bot, SeatView
+from tripletopper.bots.base import Bot, Playout, SampledView, SeatView
 from tripletopper.bots.discards import DiscardMemory
 from tripletopper.bots.ismcts import SearchSpec, standings_by, turns_taken
 from tripletopper.bots.levels import searching, sloppy
@@ -251,8 +251,8 @@ def _pairs(hand: list[int]) -> list[list[int]]:
     return [[a, b], [a, c], [b, c]]
 
 
-class ThirtyTwoPlayout(Bot):
-    """A fast greedy policy for ISMCTS playouts in *sampled* worlds; never seated at a table.
+class ThirtyTwoPlayout(Playout):
+    """A fast greedy policy for ISMCTS playouts in sampled worlds.
 
     It reads the sampled state directly for speed but only what its seat could see
     there (its own hand, the face-up card, public counts): take the face-up card
@@ -261,11 +261,10 @@ class ThirtyTwoPlayout(Bot):
     us after one more turn each); declare every Thirty-two.
     """
 
-    name = "thirty-two-playout"
     margin = 0.5
 
-    def choose(self, view: SeatView) -> Action:
-        state = cast(ThirtyTwoState, view._state)  # a sampled world (see the class docstring)
+    def choose(self, view: SampledView) -> Action:
+        state = cast(ThirtyTwoState, view.world)
         seat = self.seat
         hand = state.hands[seat]
         game = state.game

@@ -23,7 +23,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, cast
 
-from tripletopper.bots.base import Bot, SeatView
+from tripletopper.bots.base import Bot, Playout, SampledView, SeatView
 from tripletopper.bots.ismcts import SearchSpec, standings_by, within_plies
 from tripletopper.bots.levels import searching, sloppy
 from tripletopper.cards.three_up import CLEAR, RANK, RANK_NAMES, THREE_UP, TOP_RANK, deck_cards
@@ -139,8 +139,8 @@ def _all_copies(numbers: list[Action], highest: bool = False) -> Action:
     return max((a for a in numbers if a[1][0] == rank), key=lambda a: len(a[1]))
 
 
-class ThreeUpPlayout(Bot):
-    """A fast greedy policy for ISMCTS playouts in *sampled* worlds; never seated at a table.
+class ThreeUpPlayout(Playout):
+    """A fast greedy policy for ISMCTS playouts in sampled worlds.
 
     It reads the sampled state for speed, but only what its seat could see there
     (its legal plays, the pile): complete a run of three on a pile of three or more,
@@ -148,10 +148,8 @@ class ThreeUpPlayout(Bot):
     pile of five or more; take the optional draws while holding three or fewer.
     """
 
-    name = "three-up-playout"
-
-    def choose(self, view: SeatView) -> Action:
-        state = view._state  # a sampled world (see the class docstring)
+    def choose(self, view: SampledView) -> Action:
+        state = view.world
         assert isinstance(state, ThreeUpState)
         seat = self.seat
         legal = state.legal_actions(seat)

@@ -13,10 +13,11 @@ opponent has marks is worth blocking, a line both have marked is dead.  Then:
   must be completed or blocked (the drawn card may do it); otherwise discard
   the 2 or 3 least useful cards (wild cards are kept unless they fit nothing).
 - **Quiz Show**: for each question the bot *knows* the answer with probability
-  ``accuracy`` (its knowledge is the bank: a player who knows trivia); it buzzes
-  when it knows, after ``buzz`` seconds (give or take 20%), and answers right.
-  When it does not know it keeps quiet, or with probability ``guess`` buzzes
-  anyway and answers wrong.
+  ``accuracy``: it looks the question (its id is in the observation) up in the
+  question bank, which is public data, as a player who knows trivia would; it
+  buzzes when it knows, after ``buzz`` seconds (give or take 20%), and answers
+  right.  When it does not know it keeps quiet, or with probability ``guess``
+  buzzes anyway and answers wrong.
 
 :class:`ToeRandom` plays uniformly at random like ``random`` does everywhere,
 but in the Quiz Show it buzzes after ``buzz`` seconds (default at once) and is
@@ -26,15 +27,15 @@ right with probability ``accuracy`` (default: a blind guess).
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, NamedTuple
 
-from tripletopper.bots.base import Bot, RandomBot, SeatView
+from tripletopper.bots.base import Bot, Playout, RandomBot, SampledView, SeatView
 from tripletopper.bots.ismcts import SearchSpec, within_plies
 from tripletopper.bots.levels import searching, sloppy
 from tripletopper.cards.triple_topper import TRIPLE_TOPPER, WILDS
-from tripletopper.engine import Action, Game, State
+from tripletopper.engine import Action, Game, Rng, State
 from tripletopper.games.toe import FITS, LINES, LINES_THROUGH, WASTED, Toe, ToeState
-from tripletopper.games.toe.rules import ANSWER, BUZZ, PLAY, TURN
+from tripletopper.games.toe.rules import ANSWER, BUZZ, PHASE_NAMES, PLAY, TURN
 
 _parse = TRIPLE_TOPPER.parse
 OWN = (1.0, 3.0, 12.0, 10_000.0)
@@ -42,19 +43,55 @@ OWN = (1.0, 3.0, 12.0, 10_000.0)
 BLOCK = (0.0, 2.0, 9.0, 5_000.0)
 """Value of marking a cell of a line holding 0-3 of their marks and none of ours."""
 CRITICAL = 5_000.0
+QUIZ_ACTIONS = ("buzz", "answer")
+
+
+class Asked(NamedTuple):
+    """The question being read, as every seat sees it (its observation's ``quiz``)."""
+
+    buzzing: bool
+    """True while seats may buzz in; False while the buzzer answers."""
+    number: int
+    """How many questions have been read, this one included."""
+    id: int
+    """Its index in the game's question bank."""
+
+
+def asked(view: SeatView) -> Asked | None:
+    """The question being read, from the seat's observation (None if none is)."""
+    obs = view.observation()
+    question = obs["quiz"]["question"] if "quiz" in obs else None
+    if question is None:
+        return None
+    return Asked(obs["phase"] == PHASE_NAMES[BUZZ], question["number"], question["id"])
+
+
+def _reaction_time(quiz: QuizPlayer | None, view: SeatView) -> float:
+    """A seated bot's reaction time: its quiz player's while a question is read, else 0."""
+    question = None if quiz is None else asked(view)
+    return 0.0 if quiz is None or question is None else quiz.reaction_time(*question)
 
 
 class QuizPlayer:
-    """How a bot plays the questions: knows with ``accuracy``, buzzes after ``buzz`` s."""
+    """How a bot plays the questions: knows with ``accuracy``, buzzes after ``buzz`` s.
 
-    def __init__(self, bot: Bot, accuracy: float | None, buzz: float, guess: float = 1.0) -> None:
+    Its knowledge is the question bank, which is public (the game's ``bank``, the
+    one ``tripletopper.question_banks`` loads): it looks the question up by its id
+    and, with chance ``accuracy`` (drawn from the bot's generator, once per question
+    read), knows its answer.  A blind guess when ``accuracy`` is None.
+    """
+
+    def __init__(
+        self, game: Toe, rng: Rng, accuracy: float | None, buzz: float, guess: float = 1.0
+    ) -> None:  # fmt: skip
         if accuracy is not None and not 0 <= accuracy <= 1:
             raise ValueError("accuracy must be from 0 to 1")
         if not 0 <= guess <= 1:
             raise ValueError("guess must be from 0 to 1")
         if buzz < 0:
             raise ValueError("buzz must be 0 seconds or more")
-        self.bot = bot
+        self.game = game  # the bank is read through the game (a bot ships without its bank)
+        self.rng = rng
         self.accuracy = accuracy
         self.buzz = buzz
         self.guess = guess
@@ -64,45 +101,36 @@ class QuizPlayer:
         self.delay = 0.0
         self.choice = 0
 
-    def _roll(self, view: SeatView) -> bool:
-        """Decide once per question (choose may be asked several times); False if no
-        question is up.  Reads the question's public facts (number, id, choices) from
-        the seat's view without building a whole observation: simulations ask often."""
-        state = view._state
-        assert isinstance(state, ToeState)
-        if state.phase not in (BUZZ, ANSWER):
-            return False
-        number = state.questions_read
-        if number == self.question:
-            return True
+    def _roll(self, number: int, question: int) -> None:
+        """Decide about question ``number`` (bank id ``question``), once per question read."""
         self.question = number
-        rng = self.bot.rng
-        bank = state.game.bank
+        rng = self.rng
+        bank = self.game.bank
         assert bank is not None
-        question = bank.questions[state.question]
-        choices = len(question.choices)
+        entry = bank.questions[question]
+        choices = len(entry.choices)
         accuracy = 1.0 / choices if self.accuracy is None else self.accuracy
         self.knows = rng.random() < accuracy
         if self.knows:
-            self.choice = question.answer
+            self.choice = entry.answer
         else:
-            wrong = [i for i in range(choices) if i != question.answer]
+            wrong = [i for i in range(choices) if i != entry.answer]
             self.choice = wrong[rng.below(len(wrong))]
         self.delay = self.buzz * (0.8 + 0.4 * rng.random())
         self.buzzes = self.knows or rng.random() < self.guess
-        return True
 
-    def choose(self, view: SeatView) -> Action | None:
-        """The quiz action now (None: keep quiet); only asked in a question phase."""
-        self._roll(view)
-        if view._state.phase == BUZZ:  # type: ignore[attr-defined]
+    def choose(self, buzzing: bool, number: int, question: int) -> Action | None:
+        """The quiz action now (None: keep quiet); the arguments are :class:`Asked`'s."""
+        if number != self.question:  # choose may be asked several times per question
+            self._roll(number, question)
+        if buzzing:
             return ("buzz",) if self.buzzes else None
         return ("answer", self.choice)
 
-    def reaction_time(self, view: SeatView) -> float:
-        if not self._roll(view) or view._state.phase != BUZZ:  # type: ignore[attr-defined]
-            return 0.0
-        return self.delay
+    def reaction_time(self, buzzing: bool, number: int, question: int) -> float:
+        if number != self.question:
+            self._roll(number, question)
+        return self.delay if buzzing else 0.0
 
 
 class ToeRandom(RandomBot):
@@ -116,22 +144,24 @@ class ToeRandom(RandomBot):
         buzz: float = 0.0,
     ) -> None:  # fmt: skip
         super().__init__(game, seat, seed)
-        quiz = isinstance(game, Toe) and game.quiz
-        self.quiz = QuizPlayer(self, accuracy, buzz) if quiz else None
+        self.quiz: QuizPlayer | None = None
+        if isinstance(game, Toe) and game.quiz:
+            self.quiz = QuizPlayer(game, self.rng, accuracy, buzz)
         if self.quiz is None:  # plain games: the shared random choice, without a detour
             self.choose = super().choose  # type: ignore[method-assign]
 
     def choose(self, view: SeatView) -> Action:
         if self.quiz is not None:
             legal = view.legal_actions()
-            if legal and legal[0][0] in ("buzz", "answer"):
-                action = self.quiz.choose(view)
+            question = asked(view) if legal and legal[0][0] in QUIZ_ACTIONS else None
+            if question is not None:
+                action = self.quiz.choose(*question)
                 assert action is not None  # it always buzzes
                 return action
         return super().choose(view)
 
     def reaction_time(self, view: SeatView) -> float:
-        return 0.0 if self.quiz is None else self.quiz.reaction_time(view)
+        return _reaction_time(self.quiz, view)
 
 
 class ToeHeuristic(Bot):
@@ -147,17 +177,19 @@ class ToeHeuristic(Bot):
     ) -> None:  # fmt: skip
         super().__init__(game, seat, seed)
         assert isinstance(game, Toe)
-        self.quiz = QuizPlayer(self, accuracy, buzz, guess) if game.quiz else None
+        self.quiz = QuizPlayer(game, self.rng, accuracy, buzz, guess) if game.quiz else None
         self.wild_cost = wild_cost
         self.useful = useful
 
     def reaction_time(self, view: SeatView) -> float:
-        return 0.0 if self.quiz is None else self.quiz.reaction_time(view)
+        return _reaction_time(self.quiz, view)
 
     def choose(self, view: SeatView) -> Action | None:
         legal = view.legal_actions()
-        if self.quiz is not None and legal and legal[0][0] in ("buzz", "answer"):
-            return self.quiz.choose(view)
+        if self.quiz is not None and legal and legal[0][0] in QUIZ_ACTIONS:
+            question = asked(view)
+            assert question is not None
+            return self.quiz.choose(*question)
         obs = view.observation()
         phase = obs["phase"]
         values = self.cell_values(obs)
@@ -222,8 +254,8 @@ POTENTIAL = (0.0, 1.0, 4.0, 16.0)
 """What a line open to one player only is worth, by how many of its cells that player holds."""
 
 
-class ToePlayout(Bot):
-    """A fast greedy policy for ISMCTS playouts in *sampled* worlds; never seated at a table.
+class ToePlayout(Playout):
+    """A fast greedy policy for ISMCTS playouts in sampled worlds.
 
     It reads the sampled state for speed (the board's line counts, its own hand):
     draw when a card of the hand fits a free cell, else throw all three; play the
@@ -232,22 +264,26 @@ class ToePlayout(Bot):
     knowledge.
     """
 
-    name = "toe-playout"
-
     def __init__(self, game: Game, seat: int, seed: int = 0) -> None:
         super().__init__(game, seat, seed)
         assert isinstance(game, Toe)
-        self.quiz = QuizPlayer(self, 0.7, 1.5, 0.0) if game.quiz else None
+        self.quiz = QuizPlayer(game, self.rng, 0.7, 1.5, 0.0) if game.quiz else None
 
-    def reaction_time(self, view: SeatView) -> float:
-        return 0.0 if self.quiz is None else self.quiz.reaction_time(view)
+    def reaction_time(self, view: SampledView) -> float:
+        state = view.world
+        assert isinstance(state, ToeState)
+        if self.quiz is None or state.phase not in (BUZZ, ANSWER):
+            return 0.0
+        return self.quiz.reaction_time(state.phase == BUZZ, state.questions_read, state.question)
 
-    def choose(self, view: SeatView) -> Action | None:
-        state = view._state  # a sampled world (see the class docstring)
+    def choose(self, view: SampledView) -> Action | None:
+        state = view.world
         assert isinstance(state, ToeState)
         phase = state.phase
-        if phase in (BUZZ, ANSWER):
-            return self.quiz.choose(view) if self.quiz is not None else None
+        if phase in (BUZZ, ANSWER):  # the question's public facts, read off the sample
+            if self.quiz is None:
+                return None
+            return self.quiz.choose(phase == BUZZ, state.questions_read, state.question)
         seat = self.seat
         board = state.board
         if phase == TURN:
@@ -302,7 +338,7 @@ def board_value(root: State, leaf: State) -> list[float]:
 
 def board_decision(view: SeatView) -> bool:
     """Search the board (turns and plays); the quiz is knowledge, left to the fallback."""
-    return view._state.phase in (TURN, PLAY)  # type: ignore[attr-defined]
+    return view.observation()["phase"] in (PHASE_NAMES[TURN], PHASE_NAMES[PLAY])
 
 
 SEARCH = SearchSpec(

@@ -29,6 +29,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tripletopper.bots import Bot, SeatView, default_bot, make_bot
+from tripletopper.bots.base import first_to_act
 from tripletopper.cli.cards import narration
 from tripletopper.cli.common import (
     NAMES,
@@ -207,32 +208,19 @@ class TerminalTable:
         """Several seats may act, people among them: they have until the quickest bot
         acts (or the phase's time limit) to act first."""
         state = self.state
-        quickest: tuple[float, int, Action] | None = None
-        for seat in state.to_act():
-            bot = self.bots[seat]
-            if bot is None:
-                continue
-            action = bot.choose(self.views[seat])
-            if action is not None:
-                delay = bot.reaction_time(self.views[seat])
-                if quickest is None or delay < quickest[0]:
-                    quickest = (delay, seat, action)
-        limit = state.timeout()
-        deadlines = [d for d in (quickest and quickest[0], limit and limit[0]) if d is not None]
-        deadline = min(deadlines) if deadlines else None
+        first = first_to_act(state, self.bots, self.views)
+        deadline = None if first is None else first.delay
         racing = [s for s in state.to_act() if s in self.players_here()]
         if len(racing) > 1:
             acted = self.key_race(racing, deadline)
         else:
             self.hand_to(racing[0])
             acted = self.human_turn(deadline, race=True)
-        if acted:
+        if acted or first is None:
             return
-        if quickest is not None and (limit is None or quickest[0] <= limit[0]):
-            self.apply(quickest[2], quickest[1])
-        elif limit is not None:
+        if first.seat == CLOCK:
             self.console.print("[dim]Time is up.[/dim]")
-            self.apply(limit[1], CLOCK)
+        self.apply(first.action, first.seat)
 
     def key_race(self, racing: list[int], deadline: float | None) -> bool:
         """People at one keyboard race: each has a key; the first to type it acts.

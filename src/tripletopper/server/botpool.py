@@ -42,7 +42,7 @@ from typing import Any
 
 from tripletopper.bots import (
     BOTS,
-    SEARCH_BY_GAME,
+    GAME_BOTS,
     Bot,
     BotFactory,
     SeatView,
@@ -126,7 +126,7 @@ _local_classes: dict[type, tuple[str, str]] = {
     if "<locals>" in cls.__qualname__
 }
 """Bot classes made by functions (difficulty levels): pickled as their registry name."""
-_specs = {id(spec): game for game, (spec, _fallback) in SEARCH_BY_GAME.items()}
+_specs = {id(bots.search): game for game, bots in GAME_BOTS.items()}
 """Each game's search spec (closures): pickled as the game's name."""
 _PLAIN = frozenset({int, float, str, bool, tuple, list, dict, bytes, type(None)})
 
@@ -167,7 +167,7 @@ class _Unpickler(pickle.Unpickler):
         if kind == "bot":
             return BOTS[key[0]][key[1]]
         if kind == "search":
-            return SEARCH_BY_GAME[key[0]][0]
+            return GAME_BOTS[key[0]].search
         raise pickle.UnpicklingError(f"unknown persistent id {pid!r}")
 
 
