@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tripletopper.cards.three_up import RANK, THREE_UP, rank_of
-from tripletopper.games.three_up_three_down import ThreeUpState, ThreeUpThreeDown
+from tripletopper.games.three_up_three_down import ThreeUpThreeDown, ThreeUpThreeDownState
 
 
 class Copies:
@@ -43,7 +43,7 @@ def stacked(
     players: int, down: Mapping[int, str], six: Mapping[int, str], stock: str = "",
     up: Mapping[int, str] | None = None, dealer: int | None = None, seed: int = 0,
     **options: Any,
-) -> ThreeUpState:  # fmt: skip
+) -> ThreeUpThreeDownState:  # fmt: skip
     """A game dealt as given (dealer defaults to the last seat, so seat 0 leads); with ``up``
     every seat has chosen those 3UP values."""
     dealer = players - 1 if dealer is None else dealer
@@ -59,7 +59,7 @@ def arranged(
     players: int, hands: Mapping[int, str], up: Mapping[int, str] | None = None,
     down: Mapping[int, str] | None = None, pile: str = "", stock: str = "", turn: int = 0,
     **options: Any,
-) -> ThreeUpState:  # fmt: skip
+) -> ThreeUpThreeDownState:  # fmt: skip
     """A mid-game position set by hand: these hands, 3UP and 3DOWN cards, pile (bottom
     first) and stock (top first, drawn in this order); every other card of the deck is
     out of the game (cleared), so all cards stay accounted for."""
@@ -98,7 +98,7 @@ def vals(cards: list[int]) -> str:
     return " ".join(THREE_UP.format(c)[:-2] for c in sorted(cards))
 
 
-def play(state: ThreeUpState, *texts: str) -> list[dict[str, Any]]:
+def play(state: ThreeUpThreeDownState, *texts: str) -> list[dict[str, Any]]:
     """Apply text actions for whoever is to act; the public views of all events."""
     views = []
     for text in texts:
@@ -107,5 +107,5 @@ def play(state: ThreeUpState, *texts: str) -> list[dict[str, Any]]:
     return views
 
 
-def legal(state: ThreeUpState, seat: int | None = None) -> list[str]:
+def legal(state: ThreeUpThreeDownState, seat: int | None = None) -> list[str]:
     return [state.game.action_to_text(a) for a in state.legal_actions(seat)]

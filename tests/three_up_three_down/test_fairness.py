@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from tripletopper.engine import Rng, State
 from tripletopper.games.three_up_three_down import ThreeUpThreeDown
-from tripletopper.games.three_up_three_down.rules import CHOOSE, ThreeUpState
+from tripletopper.games.three_up_three_down.rules import CHOOSE, ThreeUpThreeDownState
 
 from ..fairness import agreement, assert_no_information, assert_resample_sees_only_the_view
 
@@ -29,7 +29,7 @@ def positions(count: int) -> Iterator[tuple[State, int]]:
 def hidden_slots(state: State, seat: int) -> list[tuple[int, int]]:
     """Every 3DOWN card (the seat's own too) and the others' unseen hand cards, when no
     hidden card is bounded (bounded slots draw from fewer cards) and the 3UP choice is over."""
-    assert isinstance(state, ThreeUpState)
+    assert isinstance(state, ThreeUpThreeDownState)
     players = state.game.players
     if state.phase == CHOOSE or any(state.bounds[s] for s in range(players)):
         return []

@@ -1,6 +1,6 @@
 """Golden playthrough and perft counts for 3UP 3DOWN."""
 
-from tripletopper.games.three_up_three_down import ThreeUpState, ThreeUpThreeDown
+from tripletopper.games.three_up_three_down import ThreeUpThreeDown, ThreeUpThreeDownState
 
 from ..golden import check_golden, playthrough
 
@@ -11,7 +11,7 @@ def test_golden_playthrough():
     check_golden("three-up-three-down.txt", playthrough(ThreeUpThreeDown(2), 2, "heuristic"))
 
 
-def perft(state: ThreeUpState, depth: int) -> int:
+def perft(state: ThreeUpThreeDownState, depth: int) -> int:
     """Leaves of the action tree to ``depth`` (every seat that may act; chance follows the
     state's own seed)."""
     if depth == 0 or state.is_terminal():

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from tripletopper.cards.three_up import RANK, THREE_UP
 from tripletopper.engine import Event, Rng
-from tripletopper.games.three_up_three_down import ThreeUpState, ThreeUpThreeDown
+from tripletopper.games.three_up_three_down import ThreeUpThreeDown, ThreeUpThreeDownState
 from tripletopper.games.three_up_three_down.actions import choose_action
 
 from .helpers import arranged, play
@@ -40,7 +40,7 @@ def strings(value: Any) -> set[str]:
     return set()
 
 
-def hidden_from(state: ThreeUpState, seat: int | None) -> set[str]:
+def hidden_from(state: ThreeUpThreeDownState, seat: int | None) -> set[str]:
     """Cards whose place this seat cannot know: the stock, every 3DOWN card, the others'
     hand cards not picked up from the pile (and their 3UP cards while still secret)."""
     hidden = {NAMES[c] for c in state.stock.contents()}
@@ -53,14 +53,14 @@ def hidden_from(state: ThreeUpState, seat: int | None) -> set[str]:
     return hidden
 
 
-def bounds_hold(state: ThreeUpState, seat: int) -> bool:
+def bounds_hold(state: ThreeUpThreeDownState, seat: int) -> bool:
     """The seat's hidden hand cards can be matched to its public bounds."""
     hidden = sorted(RANK[c] for c in state.hands[seat] if c not in state.known[seat])
     bounds = state.bounds[seat]
     return len(bounds) <= len(hidden) and all(r <= b for r, b in zip(hidden, bounds, strict=False))
 
 
-def check_invariants(state: ThreeUpState) -> None:
+def check_invariants(state: ThreeUpThreeDownState) -> None:
     game = state.game
     cards = [c for group in (state.hands, state.up, state.down) for cs in group for c in cs]
     cards += state.pile + state.cleared + state.stock.contents()
@@ -76,14 +76,14 @@ def check_invariants(state: ThreeUpState) -> None:
         assert not leaked, (seat, leaked)
 
 
-def check_events(state: ThreeUpState, events: list[Event]) -> None:
+def check_events(state: ThreeUpThreeDownState, events: list[Event]) -> None:
     """No event names a card whose place its viewer cannot know (after the event)."""
     for event in events:
         for seat in [None, *range(state.game.players)]:
             assert not strings(event.view(seat)) & hidden_from(state, seat), (event, seat)
 
 
-def choose(state: ThreeUpState, rng: Rng) -> tuple[int, tuple[Any, ...]]:
+def choose(state: ThreeUpThreeDownState, rng: Rng) -> tuple[int, tuple[Any, ...]]:
     seats = state.to_act()
     seat = seats[rng.below(len(seats))]
     legal = state.legal_actions(seat)

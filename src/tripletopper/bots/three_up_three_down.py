@@ -29,7 +29,7 @@ from tripletopper.bots.levels import searching, sloppy
 from tripletopper.cards.three_up import CLEAR, RANK, RANK_NAMES, THREE_UP, TOP_RANK, deck_cards
 from tripletopper.engine import Action, Game, State
 from tripletopper.games.three_up_three_down.actions import DRAW, choose_action
-from tripletopper.games.three_up_three_down.rules import CHOOSE, ThreeUpState
+from tripletopper.games.three_up_three_down.rules import CHOOSE, ThreeUpThreeDownState
 
 _parse = THREE_UP.parse
 _RANK_OF_NAME = {name: r for r, name in enumerate(RANK_NAMES) if r}
@@ -150,7 +150,7 @@ class ThreeUpPlayout(Playout):
 
     def choose(self, view: SampledView) -> Action:
         state = view.world
-        assert isinstance(state, ThreeUpState)
+        assert isinstance(state, ThreeUpThreeDownState)
         seat = self.seat
         legal = state.legal_actions(seat)
         if len(legal) == 1:
@@ -177,7 +177,7 @@ class ThreeUpPlayout(Playout):
 
 def cards_left(state: State) -> list[int]:
     """Minus the cards each seat still has to shed (more is worse)."""
-    table = cast(ThreeUpState, state)
+    table = cast(ThreeUpThreeDownState, state)
     return [
         -(len(table.hands[s]) + len(table.up[s]) + len(table.down[s]))
         for s in range(table.game.players)

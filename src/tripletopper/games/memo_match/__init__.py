@@ -9,7 +9,8 @@ from tripletopper.games.memo_match.layout import (
     parse_position,
     position_name,
 )
-from tripletopper.games.memo_match.rules import MemoMatch, MemoMatchState, describe_event
+from tripletopper.games.memo_match.narration import describe_event
+from tripletopper.games.memo_match.rules import MemoMatch, MemoMatchState
 
 __all__ = [
     "MemoMatch",

@@ -42,6 +42,10 @@ KNOCK_BASE = 3
 """Counters paid per opponent at a knock settlement, before wild adjustments."""
 DECLARE_BASE = 6
 """Counters paid per opponent to a declared Thirty-two, before wild adjustments."""
+DECLARE_PER_WILD = 2
+"""Counters a declared Thirty-two's payer adds per wild held beyond the declarer's."""
+KNOCK_PER_WILD = 1
+"""Counters a knock's loser adds per wild held beyond the winner's."""
 
 Payment = tuple[int, int, int, int]
 """``(payer, payee, due, paid)``: ``paid`` falls short of ``due`` when the payer runs out."""
@@ -162,10 +166,10 @@ def knock_payments(
         mine = wilds[knocker]
         payments = []
         for o in opponents:
-            due = KNOCK_BASE + max(0, wilds[o] - mine)
+            due = KNOCK_BASE + KNOCK_PER_WILD * max(0, wilds[o] - mine)
             payments.append((o, knocker, due, min(due, counters[o])))
         return payments
-    dues = {o: KNOCK_BASE + max(0, wilds[knocker] - wilds[o]) for o in beaters}
+    dues = {o: KNOCK_BASE + KNOCK_PER_WILD * max(0, wilds[knocker] - wilds[o]) for o in beaters}
     left = counters[knocker]
     order = sorted(beaters, key=lambda o: -scores[o])  # stable: from the knocker's left
     if sum(dues.values()) > left:
@@ -198,7 +202,7 @@ def declare_payments(
     mine = wilds[declarer]
     payments = []
     for o in opponents:
-        due = DECLARE_BASE + 2 * max(0, wilds[o] - mine)
+        due = DECLARE_BASE + DECLARE_PER_WILD * max(0, wilds[o] - mine)
         payments.append((o, declarer, due, min(due, counters[o])))
     return payments
 

@@ -15,7 +15,7 @@ copies the whole table knows to be there (picked up with the pile) first,
 then the others in the order they came into the hand.
 
 What each seat knows of another's hand is kept explicitly, so observations and
-:meth:`ThreeUpState.resample` agree with it: the cards it picked up from the
+:meth:`ThreeUpThreeDownState.resample` agree with it: the cards it picked up from the
 pile (public), and upper bounds on its other cards.  A player who has to pick
 up from the hand shows that every card in it is a number below the top of the
 pile; a 3DOWN card that could not be played is known to be below the top card
@@ -142,12 +142,12 @@ class ThreeUpThreeDown(Game):
     def new_state(
         self, seed: int = 0, *, decks: Sequence[Sequence[Card | str]] | None = None,
         **setup: Any,
-    ) -> ThreeUpState:  # fmt: skip
+    ) -> ThreeUpThreeDownState:  # fmt: skip
         self.check_setup(setup)
         dealer = self.setup_seat(setup, "dealer")
         stacks = self.parse_decks(decks)
         origin = {"seed": seed, "decks": [_cards(d) for d in stacks] or None, "setup": setup}
-        return ThreeUpState(self, seed, stacks, dealer, origin)
+        return ThreeUpThreeDownState(self, seed, stacks, dealer, origin)
 
     def describe_action(self, action: Action) -> str:
         kind = action[0]
@@ -164,7 +164,7 @@ class ThreeUpThreeDown(Game):
         return describe_event(event, names)
 
 
-class ThreeUpState(State):
+class ThreeUpThreeDownState(State):
     __slots__ = (
         "bounds", "cleared", "clears", "dealer", "down", "finished", "hands", "known",
         "may_draw", "nxt", "out", "owed", "phase", "pickups", "pile", "ranks", "result", "rng",
@@ -719,8 +719,8 @@ class ThreeUpState(State):
         }
 
     # --- search support ---------------------------------------------------------------
-    def clone(self) -> ThreeUpState:
-        twin = ThreeUpState.__new__(ThreeUpState)
+    def clone(self) -> ThreeUpThreeDownState:
+        twin = ThreeUpThreeDownState.__new__(ThreeUpThreeDownState)
         twin._copy_base(self)
         twin.rng = self.rng.clone()
         twin.stacks = [s.copy() for s in self.stacks]
@@ -749,7 +749,7 @@ class ThreeUpState(State):
         twin.result = self.result
         return twin
 
-    def resample(self, seat: int, rng: Rng) -> ThreeUpState:
+    def resample(self, seat: int, rng: Rng) -> ThreeUpThreeDownState:
         """Deal again everything ``seat`` has not seen, as it could imagine it.
 
         Unseen are: the stock, every 3DOWN card (the seat's own too), and the
@@ -820,4 +820,4 @@ def _missing(cards: list[Card], ranks: tuple[int, ...], where: str) -> str:
     return "that is not one of your choices"
 
 
-__all__ = ["ThreeUpState", "ThreeUpThreeDown"]
+__all__ = ["ThreeUpThreeDown", "ThreeUpThreeDownState"]

@@ -14,6 +14,7 @@ from tripletopper.games.toe.board import (
     NATURAL,
     cell_of,
 )
+from tripletopper.games.toe.narration import describe_event
 from tripletopper.games.toe.questions import (
     BUILTIN,
     Question,
@@ -21,7 +22,7 @@ from tripletopper.games.toe.questions import (
     QuestionBankError,
     parse_bank,
 )
-from tripletopper.games.toe.rules import WASTED, Toe, ToeState, describe_event
+from tripletopper.games.toe.rules import WASTED, Toe, ToeState
 
 __all__ = [
     "BUILTIN",

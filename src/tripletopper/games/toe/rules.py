@@ -26,7 +26,6 @@ from tripletopper.cards.triple_topper import TRIPLE_TOPPER, WILDS
 from tripletopper.engine import (
     CLOCK_ONLY,
     TABLE,
-    YOU,
     Action,
     ActionCodec,
     ActionKind,
@@ -39,7 +38,6 @@ from tripletopper.engine import (
     Rng,
     State,
     Stock,
-    phrase,
 )
 from tripletopper.engine.actions import Param
 from tripletopper.engine.options import validate_options
@@ -53,6 +51,7 @@ from tripletopper.games.toe.board import (
     LINES_THROUGH,
     NATURAL,
 )
+from tripletopper.games.toe.narration import describe_event
 from tripletopper.games.toe.questions import BUILTIN, LETTERS, QuestionBank
 
 WASTED = CELLS
@@ -873,73 +872,3 @@ class ToeState(State):
 
 def _cells(cells: Sequence[int]) -> list[str]:
     return [CELL_NAMES[c] for c in cells]
-
-
-def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
-    """A Toe event as a sentence."""
-    kind = event.get("type")
-    who = names[event["seat"]] if event.get("seat") is not None else ""
-    if kind == "drew":
-        return f"{phrase(who, 'draws', 'draw')} {event.get('card', 'a card')}."
-    if kind == "discarded":
-        if "cards" in event:
-            draws = "draw" if who == YOU else "draws"
-            return (
-                f"{phrase(who, 'discards', 'discard')} {' '.join(event['cards'])} face down "
-                f"and {draws} {' '.join(event['drew'])}."
-            )
-        return f"{phrase(who, 'discards', 'discard')} {event['count']} cards face down and refills."
-    if kind == "played":
-        card = event["card"]
-        if event["cell"] is None:
-            return (
-                f"{phrase(who, 'plays', 'play')} {card}: it fits no free cell, the turn is wasted."
-            )
-        where = f" on {event['cell']}" if event["cell"] != card else ""
-        return f"{phrase(who, 'plays', 'play')} {card}{where} ({event['mark']})."
-    if kind == "reshuffled":
-        return (
-            f"The stock ran out: discards and played cards are shuffled into a new stock of "
-            f"{event['stock_size']}."
-        )
-    if kind == "question":
-        head = "Tiebreaker question" if event.get("tiebreak") else f"Question {event['number']}"
-        category = f" ({event['category']})" if event.get("category") else ""
-        choices = "  ".join(f"{LETTERS[i]}) {c}" for i, c in enumerate(event["choices"]))
-        return f"{head}{category}: {event['text']}\n  {choices}"
-    if kind == "buzzed":
-        return f"{phrase(who, 'buzzes', 'buzz')} in!"
-    if kind == "timed_out":
-        if event["phase"] == "buzz":
-            return "Nobody buzzed in time: the question is discarded."
-        return f"{phrase(who, 'does', 'do')} not answer in time."
-    if kind == "answered":
-        earner = names[event["earned_by"]]
-        verdict = "right" if event["correct"] else "wrong"
-        said = f"{phrase(who, 'answers', 'answer')} {event['choice']}: " if event["choice"] else ""
-        reveal = f"{event['answer']}) {event['answer_text']}"
-        if event.get("tiebreak"):
-            wins = phrase(earner, "wins", "win")
-            return f"{said}{verdict} (the answer is {reveal}). {wins} the tiebreaker."
-        return (
-            f"{said}{verdict} (the answer is {reveal}). {phrase(earner, 'earns', 'earn')} a turn."
-        )
-    if kind == "tiebreak":
-        marks = event["marks"]
-        return f"A draw with {marks[0]} marks each: one tiebreaker question decides."
-    if kind == "game_over":
-        reason = event.get("reason", "")
-        if not event["winners"]:
-            why = {"full": "the board is full", "max_turns": "the turn limit is reached"}.get(
-                reason.split(",")[0], reason
-            )
-            return f"Game over: a draw ({why})."
-        winner = names[event["winners"][0]]
-        if event.get("line"):
-            line = " ".join(event["line"])
-            return f"Game over: {phrase(winner, 'wins', 'win')} with the line {line}."
-        marks = event.get("marks", [0, 0])
-        return (
-            f"Game over ({reason}): {phrase(winner, 'wins', 'win')}; marks {marks[0]}-{marks[1]}."
-        )
-    return str(kind)
