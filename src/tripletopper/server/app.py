@@ -133,6 +133,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         try:
             yield
         finally:
+            lobby.close()
             await room.close()
             pool.close()
             db.stop()

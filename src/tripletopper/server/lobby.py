@@ -105,6 +105,11 @@ class Lobby:
             wait = max(0.0, self.built_at + self.interval - time.monotonic())
             self.due = asyncio.get_running_loop().call_later(wait, self._due)
 
+    def close(self) -> None:
+        if self.due is not None:
+            self.due.cancel()
+            self.due = None
+
     def _due(self) -> None:
         self.due = None
         self.spawn(self.refresh())

@@ -299,10 +299,14 @@ class Table:
         if seat is None:
             away = self.held(token, BOT)
             if away is not None:
+                back = (
+                    ": take it back with your seat link (Take my seat back)"
+                    if self.row.status == PLAYING
+                    else ""
+                )
                 raise ClientError(
-                    "left", f"you left seat {away + 1}: a bot plays it for you; take it back "
-                    "with your seat link (Take my seat back)", seat=away,
-                )  # fmt: skip
+                    "left", f"you left seat {away + 1}: a bot plays it for you{back}", seat=away
+                )
             raise ClientError("not_seated", "you do not hold a seat at this table")
         return seat
 
