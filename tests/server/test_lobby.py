@@ -116,3 +116,19 @@ def test_a_rematch_waiting_for_answers_is_listed_open(tmp_path):
         entry = lists["open"][0]
         assert entry["rematch_of"] == finished
         assert [s["kind"] for s in entry["seats"]] == ["human", "invited", "bot"]
+
+
+def test_lobby_sockets_count_against_the_connection_cap_with_table_sockets(tmp_path, monkeypatch):
+    monkeypatch.setattr("tripletopper.server.lobby.MAX_CONNECTIONS", 2)
+    monkeypatch.setattr("tripletopper.server.protocol.MAX_CONNECTIONS", 2)
+    with room(tmp_path) as client:
+        table_id = client.post("/api/tables", json={"game": "toe"}).json()["table"]["id"]
+        with (
+            client.websocket_connect(f"/ws/tables/{table_id}"),
+            client.websocket_connect("/ws/lobby") as first,
+        ):
+            assert first.receive_json()["type"] == "lobby"
+            with client.websocket_connect("/ws/lobby") as third:
+                assert third.receive_json()["code"] == "too_many_connections"
+        with client.websocket_connect("/ws/lobby") as again:  # closed ones are counted out
+            assert again.receive_json()["type"] == "lobby"
