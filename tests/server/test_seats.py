@@ -124,6 +124,7 @@ def test_the_leavers_page_stops_calling_the_bot_you(tmp_path):
             assert told == {"type": "seat", "seat": None, "away": seat}
             state = until(ws, "state")
             assert state["seat"] is None and "hand" not in state["observation"]
+            assert state["table"]["seats"][seat]["kind"] == "bot"  # the new summary
             update = until(ws, "update")  # the bot plays the seat's turn
             assert update["actor"] == seat
             name = seats(client, table_id)[seat]["name"]

@@ -376,6 +376,9 @@ class Table:
                 await self._rematch_ready()
             elif self.row.status == PLAYING and info.kind == HUMAN:
                 await self._hand_to_bot(info)
+                self._broadcast_table()
+                self._reseat(seat, None)
+                return
             else:
                 raise ClientError("not_open", "this seat can no longer be freed")
             self._broadcast_table()
@@ -393,7 +396,6 @@ class Table:
         self._kick_bots()
         self._arm_clock()
         self._watch_people()
-        self._reseat(seat, None)
 
     async def take_back(self, seat: object, by: str | None) -> None:
         """The person who left ``seat`` to a bot takes it back while the game runs."""
@@ -429,7 +431,8 @@ class Table:
 
     def _reseat(self, seat: int, now: int | None) -> None:
         """Clients playing ``seat`` play ``now`` (None: they watch) from here on: they are
-        told so, then shown the table as they now see it."""
+        told so, then shown the table as they now see it (call it after the change has
+        been broadcast, so the snapshot they get is the new one)."""
         for client in list(self.clients):
             if client.seat == seat:
                 client.seat = now
@@ -497,6 +500,7 @@ class Table:
             else:
                 raise ClientError("not_playing", "this rematch is over")
             self._broadcast_table()
+            await self._rematch_ready()
 
     async def decline(self, by: str | None) -> None:
         """The person offered a seat in this rematch says no: a bot plays it (and gives it
