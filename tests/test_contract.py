@@ -413,3 +413,21 @@ def test_a_seat_that_is_no_seat_number_is_refused(name: str) -> None:
     action = state.legal_actions(state.to_act()[0])[0]
     for seat in NOT_SEATS:
         refuse(state, state.apply, action, seat, expected=ILLEGAL)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_an_options_requirements_name_other_options_and_their_values(name: str) -> None:
+    """``Option.requires`` (what forms hide an option by) names another option of the same
+    game and a value that option takes."""
+    by_name = {option.name: option for option in GAMES[name].options_schema}
+    for option in by_name.values():
+        for other, value in option.requires.items():
+            assert other in by_name and other != option.name, (option.name, other)
+            assert by_name[other].validate(value) == value, (option.name, other, value)
+
+
+def test_the_quiz_shows_own_options_require_the_quiz() -> None:
+    schema = {o["name"]: o for o in (o.schema() for o in GAMES["toe"].options_schema)}
+    quiz_only = {name for name, o in schema.items() if o.get("requires") == {"quiz": True}}
+    assert quiz_only == {"buzz_seconds", "answer_seconds", "max_questions", "questions"}
+    assert "requires" not in schema["quiz"] and "requires" not in schema["max_turns"]

@@ -55,6 +55,7 @@ STATUSES = {200, 201, 400, 403, 404, 413, 422, 429}
 ERROR_CODES = {
     "malformed", "unknown_type", "hello_first", "already_joined", "bad_token", "not_seated",
     "not_playing", "stale", "illegal", "too_large", "rate_limited", "no_table", "storage",
+    "bad_chat", "chat_full",
 }  # fmt: skip
 """The websocket's documented error codes, less ``internal``: that one is a server bug."""
 SUMMARY = {
@@ -62,7 +63,9 @@ SUMMARY = {
     "seats", "bots", "created_at", "results", "rematch", "rematch_of",
 }  # fmt: skip
 """The fields of a table summary (docs/protocol.md)."""
-MESSAGE_TYPES = {"welcome", "state", "update", "table", "rematch", "ack", "pong", "error"}
+MESSAGE_TYPES = {
+    "welcome", "state", "update", "table", "rematch", "ack", "pong", "error", "seat", "chat",
+}  # fmt: skip
 FROZEN = 3600.0
 """Bot delay of the HTTP-fuzzed room: its bots never move, so nothing changes behind a request."""
 UNSHOWABLE = {"Cc", "Cf", "Cs", "Zl", "Zp"}

@@ -147,16 +147,20 @@ def test_a_full_game_its_results_and_its_replays(tmp_path):
                 headers={"X-Seat-Token": tokens[0]},
             )  # fmt: skip
             assert refused.status_code == 403
-            # a rematch keeps the seats and the tokens
+            # a rematch keeps the seats and the tokens: Bob asks, Ann is offered her seat
             r = http.post(f"/api/tables/{table_id}/rematch", headers={"X-Seat-Token": tokens[1]})
             new = r.json()["table"]
-            assert new["status"] == "playing" and new["rematch_of"] == table_id
+            assert new["status"] == "open" and new["rematch_of"] == table_id
             assert [s["name"] for s in new["seats"]] == [s["name"] for s in summary["seats"]]
+            assert [s["kind"] for s in new["seats"]] == ["invited", "human", "bot"]
             me = http.get(f"/api/tables/{new['id']}", headers={"X-Seat-Token": tokens[0]})
-            assert me.json()["seat"] == 0
+            assert (me.json()["seat"], me.json()["invited"]) == (None, 0)
             again = http.post(
                 f"/api/tables/{table_id}/rematch", headers={"X-Seat-Token": tokens[0]}
             )
             assert again.json()["table"]["id"] == new["id"]
+            assert again.json()["table"]["status"] == "playing"  # everyone asked has answered
+            me = http.get(f"/api/tables/{new['id']}", headers={"X-Seat-Token": tokens[0]})
+            assert me.json()["seat"] == 0
     lines = clients[0].log
     assert any("You" in line for line in lines) and lines[-1].startswith("Game over")

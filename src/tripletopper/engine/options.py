@@ -8,7 +8,7 @@ JSON schema of :meth:`Option.schema`) and the docs.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from tripletopper.errors import InvalidOptionError
@@ -26,7 +26,9 @@ class Option:
     ``kind`` is ``"bool"``, ``"int"``, ``"float"``, ``"choice"`` or ``"text"`` (a
     short name such as a question bank's id: non-empty, at most 100 characters,
     no spaces).  ``default`` may be a function of the number of players (e.g.
-    Thirty-Two's counters).
+    Thirty-Two's counters).  ``requires`` names other options and the values under
+    which this one matters (the Quiz Show's timings only with ``quiz`` on): forms
+    hide it otherwise; the engine accepts it either way.
     """
 
     name: str
@@ -37,6 +39,7 @@ class Option:
     minimum: float | None = None
     maximum: float | None = None
     default_text: str = ""
+    requires: Mapping[str, OptionValue] = field(default_factory=dict, hash=False)
 
     def default_for(self, players: int) -> OptionValue:
         return self.default(players) if callable(self.default) else self.default
@@ -128,6 +131,8 @@ class Option:
             out["minimum"] = self.minimum
         if self.maximum is not None:
             out["maximum"] = self.maximum
+        if self.requires:
+            out["requires"] = dict(self.requires)
         return out
 
 

@@ -4,11 +4,12 @@
 database, rebuilds every unfinished game by replay (bots and clocks resume)
 and serves:
 
-- the pages (lobby ``/``, table ``/t/{id}``, replay ``/r/{id}``) and their
-  static ES modules from :mod:`tripletopper.web`;
+- the pages (lobby ``/``, table ``/t/{id}``, replay ``/r/{id}``, rules
+  ``/rules/{game}``) and their static ES modules from :mod:`tripletopper.web`;
 - the JSON API under ``/api`` (documented by the OpenAPI schema at
   ``/openapi.json`` and ``/docs``);
-- the websocket of each table at ``/ws/tables/{id}`` (``docs/protocol.md``).
+- the websocket of each table at ``/ws/tables/{id}`` and the lobby's at ``/ws/lobby``
+  (``docs/protocol.md``).
 """
 
 from __future__ import annotations
@@ -18,12 +19,13 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from importlib import resources
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
@@ -33,6 +35,7 @@ from tripletopper.bots import bot_class, bot_names
 from tripletopper.engine import YOU, State
 from tripletopper.games import GAMES
 from tripletopper.record import Record
+from tripletopper.server import guide
 from tripletopper.server.botpool import BotPool
 from tripletopper.server.guards import (
     AddressLimits,
@@ -41,8 +44,9 @@ from tripletopper.server.guards import (
     client_address,
     error_response,
 )
+from tripletopper.server.lobby import Lobby, LobbyConnection
 from tripletopper.server.protocol import Connection
-from tripletopper.server.storage import SeatRow, open_database, sqlite_url
+from tripletopper.server.storage import SeatRow, load_chat, open_database, sqlite_url
 from tripletopper.server.tables import (
     OVER,
     ClientError,
@@ -51,6 +55,7 @@ from tripletopper.server.tables import (
     Table,
     encode,
     hash_token,
+    join_json,
     new_token,
     person_name,
 )
@@ -97,7 +102,8 @@ class AddBot(BaseModel):
 
 STATUS = {
     "no_table": 404, "not_seated": 403, "not_your_seat": 403, "rate_limited": 429,
-    "too_many_tables": 429, "too_large": 413, "broken": 409, "expired": 410,
+    "too_many_tables": 429, "too_large": 413, "broken": 409, "expired": 410, "left": 403,
+    "no_game": 404,
 }  # fmt: skip
 """HTTP status of each refusal code (others are 400)."""
 
@@ -115,6 +121,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         pool = BotPool(config.bot_workers, config.settings.bot_deadline)
         room = Room(db, pool, config.settings)
         state["room"] = app.state.room = room
+        state["lobby"] = app.state.lobby = lobby = Lobby(db, room.spawn)
+        room.watchers.append(lobby.changed)
         restored = await room.restore()
         if restored:
             log.info("restored %d unfinished game(s)", restored)
@@ -125,6 +133,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         try:
             yield
         finally:
+            lobby.close()
             await room.close()
             pool.close()
             db.stop()
@@ -144,6 +153,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     def room() -> Room:
         return state["room"]  # type: ignore[no-any-return]
+
+    def lobby() -> Lobby:
+        return state["lobby"]  # type: ignore[no-any-return]
 
     @app.exception_handler(ClientError)
     async def client_error(request: Request, exc: ClientError) -> Response:
@@ -188,6 +200,17 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def replay_page(table_id: str) -> FileResponse:
         return page("replay.html")
 
+    @app.get("/rules", include_in_schema=False)
+    async def rules_index() -> HTMLResponse:
+        return HTMLResponse(guide.rules_index())
+
+    @app.get("/rules/{game}", include_in_schema=False)
+    async def rules_page(game: str) -> HTMLResponse:
+        text = guide.rules_page(game)
+        if text is None:
+            return HTMLResponse(guide.rules_index(), status_code=404)
+        return HTMLResponse(text)
+
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> FileResponse:
         return FileResponse(str(WEB / "favicon.svg"), media_type="image/svg+xml")
@@ -212,9 +235,32 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                         {"name": b, "description": bot_class(b, name).description}
                         for b in bot_names(name)
                     ],
+                    "rules": f"/rules/{name}",
                 }
             )
         return out
+
+    @app.get("/api/games/{game}/help", tags=["lobby"])
+    async def game_help(game: str) -> dict[str, Any]:
+        """How to play a game's table at the room (what you click, what the symbols mean),
+        as HTML rendered from the project's own page, and where its rules page is."""
+        if game not in GAMES:
+            raise ClientError("no_game", f"there is no game {game[:40]!r}")
+        return {
+            "game": game, "title": GAMES[game].title, "rules": f"/rules/{game}",
+            "html": guide.how_to_html(game),
+        }  # fmt: skip
+
+    @app.get("/api/lobby", tags=["lobby"])
+    async def lobby_lists(request: Request) -> Response:
+        """Open tables to join, games in progress to watch and recently finished games to
+        replay (rebuilt at most once a second; send `If-None-Match` for a 304)."""
+        address_limits.hit("lobby", client_address(request))
+        body = await lobby().lists()
+        etag = lobby().etag
+        if request.headers.get("if-none-match") == etag:
+            return Response(status_code=304, headers={"ETag": etag})
+        return Response(body, media_type="application/json", headers={"ETag": etag})
 
     @app.get("/api/tables", tags=["lobby"])
     async def list_tables(request: Request) -> list[dict[str, Any]]:
@@ -248,9 +294,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.get("/api/tables/{table_id}", tags=["table"])
     async def get_table(table_id: str, token: Token = None) -> dict[str, Any]:
-        """A table's seats and status (and your seat, if your token holds one)."""
+        """A table's seats and status, and where your token stands: `seat` (the seat you
+        play), `away` (the seat a bot plays since you left), `invited` (a rematch's seat
+        offered to you)."""
         table = await room().get(table_id)
-        return {"table": table.summary(), "seat": table.seat_of(token)}
+        return {"table": table.summary(), **table.standing(token)}
 
     @app.post("/api/tables/{table_id}/seats/{seat}", tags=["table"])
     async def take_seat(
@@ -273,10 +321,22 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return {"table": table.summary()}
 
     @app.delete("/api/tables/{table_id}/seats/{seat}", tags=["table"])
-    async def leave_seat(table_id: str, seat: int, token: Token = None) -> Any:
-        """Leave your seat, or remove a bot, before the start; during play a bot takes over."""
+    async def leave_seat(table_id: str, seat: int, request: Request, token: Token = None) -> Any:
+        """Leave your seat, or remove a bot, before the start; during play a bot takes over
+        (and gives the seat back if you return with the same token)."""
         table = await room().get(table_id)
+        address_limits.hit("seat", client_address(request))
         await table.leave(seat, token)
+        return {"table": table.summary()}
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/return", tags=["table"])
+    async def take_seat_back(
+        table_id: str, seat: int, request: Request, token: Token = None
+    ) -> Any:
+        """Take back the seat you left during the game: only the token that held it can."""
+        table = await room().get(table_id)
+        address_limits.hit("seat", client_address(request))
+        await table.take_back(seat, token)
         return {"table": table.summary()}
 
     @app.post("/api/tables/{table_id}/start", tags=["table"])
@@ -287,10 +347,20 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return {"table": table.summary()}
 
     @app.post("/api/tables/{table_id}/rematch", tags=["table"])
-    async def rematch(table_id: str, token: Token = None) -> Any:
-        """After the game: a new one with the same seats and options (same tokens)."""
+    async def rematch(table_id: str, request: Request, token: Token = None) -> Any:
+        """After the game: ask for a rematch (a new table, same game, options and bots,
+        where each person of this game is offered their seat), or accept the one asked."""
         table = await room().get(table_id)
+        address_limits.hit("seat", client_address(request))
         new = await room().rematch(table, token)
+        return {"table": new.summary()}
+
+    @app.delete("/api/tables/{table_id}/rematch", tags=["table"])
+    async def decline_rematch(table_id: str, request: Request, token: Token = None) -> Any:
+        """Decline the rematch of this game: a bot takes the seat you were offered."""
+        table = await room().get(table_id)
+        address_limits.hit("seat", client_address(request))
+        new = await room().decline_rematch(table, token)
         return {"table": new.summary()}
 
     @app.get("/api/tables/{table_id}/replay", tags=["replay"])
@@ -301,17 +371,25 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         table = await room().get(table_id)
         if table.row.status not in OVER:
             raise ClientError("not_finished", "replays open once the game is over")
-        if seat is not None and table.seat_of(token) != seat:
+        if seat is not None and seat not in (table.seat_of(token), table.held(token, "bot")):
             raise ClientError("not_your_seat", "a seat's view is for that seat's player only")
         address_limits.hit("replay", client_address(request))
         text = table.replays.get(seat)
         if text is None:  # a finished game never changes: built once per viewer
             text = table.replays[seat] = encode(replay_steps(table, seat))
-        return Response(text, media_type="application/json")
+        chat = await room().db.run(partial(load_chat, table_id=table.id))  # said after, too
+        return Response(
+            join_json(text, encode({"chat": [line.to_json() for line in chat]})),
+            media_type="application/json",
+        )
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
-        await Connection(websocket, room(), table_id).serve()
+        await Connection(websocket, room(), table_id, address_limits).serve()
+
+    @app.websocket("/ws/lobby")
+    async def lobby_socket(websocket: WebSocket) -> None:
+        await LobbyConnection(websocket, room(), lobby()).serve()
 
     return app
 

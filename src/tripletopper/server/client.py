@@ -66,6 +66,9 @@ class TableClient:
         self.table: dict[str, Any] = {}
         self.results: dict[str, Any] | None = None
         self.rematch: str | None = None
+        self.away: int | None = None
+        """The seat a bot plays since this client's person left it (they may take it back)."""
+        self.chat: list[dict[str, Any]] = []
         self.connections = 0
         self.on_update: Callable[[TableClient, dict[str, Any]], None] | None = None
         self._ws: ClientConnection | None = None
@@ -133,6 +136,12 @@ class TableClient:
         kind = message.get("type")
         if kind == "welcome":
             self.seat = message["seat"]
+            self.away = message.get("away")
+        elif kind == "seat":
+            self.seat, self.away = message["seat"], message.get("away")
+        elif kind == "chat":
+            seen = {line["n"] for line in self.chat}
+            self.chat.extend(line for line in message["lines"] if line["n"] not in seen)
         elif kind in ("state", "update"):
             self.version = message["version"]
             self.status = message["status"]
@@ -157,6 +166,10 @@ class TableClient:
         if self._ws is None:
             raise ConnectionError("not connected")
         await self._ws.send(json.dumps(message))
+
+    async def say(self, text: str) -> None:
+        """Say a line in the table's chat (it comes back as a ``chat`` message)."""
+        await self.send({"type": "chat", "text": text})
 
     async def act(self, action: dict[str, Any], **extra: Any) -> None:
         """Send an action for the version last seen (the answer comes as an update)."""

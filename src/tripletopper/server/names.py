@@ -29,9 +29,12 @@ MAX_NAME = 32
 _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 """Control, format (zero-width, bidi), surrogate, private-use, unassigned, separators."""
 
-_RESERVED = re.compile(r"(you|the clock|clock|table|seat \d+|.*\bbot( \d+)?|.*\(bot\))", re.I)
+_RESERVED = re.compile(
+    r"(you|the clock|clock|table|seat \d+|spectator( \d+)?|.*\bbot( \d+)?|.*\(bot\))", re.I
+)
 """Names the room itself uses: the viewer's "You" (``engine.YOU``), the clock and the
-table in narration, empty seats ("Seat 3") and bots ("Hard bot", "Ann (bot)")."""
+table in narration, empty seats ("Seat 3"), bots ("Hard bot", "Ann (bot)") and the
+spectators who chat ("Spectator 2")."""
 
 
 class BadName(ValueError):

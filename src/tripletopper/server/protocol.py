@@ -18,7 +18,8 @@ import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tripletopper.engine import TABLE
-from tripletopper.server.tables import ClientError, Room, Table, encode
+from tripletopper.server.guards import AddressLimits, client_address
+from tripletopper.server.tables import ClientError, Room, Table, chat_line, encode
 
 log = logging.getLogger("tripletopper.server")
 
@@ -45,10 +46,14 @@ MAX_CONNECTIONS = 32
 class Connection:
     """One websocket client at one table."""
 
-    def __init__(self, ws: WebSocket, room: Room, table_id: str) -> None:
+    def __init__(
+        self, ws: WebSocket, room: Room, table_id: str, limits: AddressLimits | None = None
+    ) -> None:
         self.ws = ws
         self.room = room
         self.table_id = table_id
+        self.limits = limits
+        self.address = client_address(ws)
         self.table: Table | None = None
         self.seat: int | None = None
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
@@ -98,7 +103,7 @@ class Connection:
         return True
 
     async def serve(self) -> None:
-        address = self.ws.client.host if self.ws.client else "unknown"
+        address = self.address
         await self.ws.accept()
         if not self.room.connect(address, MAX_CONNECTIONS):
             refusal = ClientError("too_many_connections", f"at most {MAX_CONNECTIONS} at once")
@@ -167,9 +172,12 @@ class Connection:
                     self.sync(message.get("version"))
                 elif kind == "ping":
                     self.send({"type": "pong", "ref": ref, "time": time.time()})
+                elif kind == "chat":
+                    await self.chat(message)
                 else:
                     raise ClientError(
-                        "unknown_type", "unknown message type (use hello, action, sync or ping)"
+                        "unknown_type",
+                        "unknown message type (use hello, action, sync, chat or ping)",
                     )
             except ClientError as exc:
                 if ref is not None:
@@ -188,13 +196,30 @@ class Connection:
         if token is not None and (not isinstance(token, str) or len(token) > 200):
             raise ClientError("bad_token", "a token is a string")
         table = await self.room.get(self.table_id)
-        seat = table.seat_of(token) if token else None
-        if token and seat is None:
+        standing = table.standing(token)
+        if token and not any(value is not None for value in standing.values()):
             raise ClientError("bad_token", "that token holds no seat here; watching instead?")
-        self.table, self.seat = table, seat
+        self.table, self.seat = table, standing["seat"]
         table.join(self)
-        self.send({"type": "welcome", "table": table.id, "seat": seat})
+        self.send({"type": "welcome", "table": table.id, **standing})
         self.sync(message.get("version"))
+        chat = table.chat_text()
+        if chat is not None:
+            self.push(chat)
+
+    async def chat(self, message: dict[str, Any]) -> None:
+        """A chat line: checked, counted against the address's (and for spectators, the
+        table's) rate, then stored and shown to the table under the server's name for it."""
+        table = self._table()
+        extra = set(message) - {"type", "text", "ref"}
+        if extra:
+            raise ClientError("malformed", f"unexpected field {sorted(extra)[0]!r}")
+        chat_line(message.get("text"))  # refused before it counts against a rate
+        if self.limits is not None:
+            self.limits.hit("chat", self.address)
+            if self.seat is None:
+                self.limits.hit("spectator_chat", table.id)
+        await table.say(self.seat, self.address, message.get("text"))
 
     def sync(self, version: object) -> None:
         """A ``state`` message now, or once the connection's sync interval has passed.

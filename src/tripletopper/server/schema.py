@@ -4,9 +4,13 @@ Three tables hold everything needed to rebuild any game by replay:
 
 - ``tables``: one row per card table (game, players, options, seed, clock, status);
 - ``seats``: who holds each seat (a name, a bot spec or the SHA-256 of a human's
-  secret token - never the token itself);
+  secret token - never the token itself); a bot's seat keeps the hash of the person
+  who left it (they may take it back), and a rematch's seat offered to a person who
+  has not answered yet is ``invited``;
 - ``actions``: every applied action in wire form, numbered from 0, with its seat
   and the time it was applied (the clocks of timed phases resume from it).
+
+and ``chat`` holds what people said at each table, with the game's version then.
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ tables = Table(
     Column("rematch", String(32), nullable=True),
 )
 Index("ix_tables_status", tables.c.status)
+Index("ix_tables_finished_at", tables.c.finished_at)  # the lobby's recently finished games
 
 seats = Table(
     "seats",
@@ -54,7 +59,7 @@ seats = Table(
     Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
     Column("seat", Integer, primary_key=True),
     Column("name", String(64), nullable=False),
-    Column("kind", String(8), nullable=False),  # human or bot
+    Column("kind", String(8), nullable=False),  # human, bot or invited
     Column("bot", String(128), nullable=True),
     Column("token_hash", String(64), nullable=True),
 )
@@ -67,4 +72,16 @@ actions = Table(
     Column("seat", Integer, nullable=False),
     Column("action", Text, nullable=False),  # JSON wire form
     Column("at", Float, nullable=False),
+)
+
+chat = Table(
+    "chat",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("n", Integer, primary_key=True),  # numbered from 0 at each table
+    Column("seat", Integer, nullable=True),  # None: a spectator
+    Column("name", String(64), nullable=False),  # the seat's name or "Spectator N"
+    Column("text", Text, nullable=False),
+    Column("at", Float, nullable=False),
+    Column("version", Integer, nullable=False),  # the game's version when it was said
 )

@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Engine, create_engine, event, select
+from sqlalchemy import Connection, Engine, create_engine, event, func, select
 from sqlalchemy.engine import make_url
 
 from tripletopper.server import schema
@@ -55,9 +55,26 @@ def sqlite_url(data_dir: str | Path) -> str:
 class SeatRow:
     seat: int
     name: str
-    kind: str  # "human" or "bot"
+    kind: str  # "human", "bot" or "invited" (a rematch's seat offered to a person)
     bot: str | None = None
     token_hash: str | None = None
+    """A person's token, hashed; on a bot's seat, the person who left it may take it back."""
+
+
+@dataclass
+class ChatRow:
+    n: int
+    seat: int | None  # None: a spectator
+    name: str
+    text: str
+    at: float
+    version: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "n": self.n, "seat": self.seat, "name": self.name, "text": self.text,
+            "at": self.at, "version": self.version,
+        }  # fmt: skip
 
 
 @dataclass
@@ -88,6 +105,10 @@ class TableRow:
     rematch: str | None = None
     seats: dict[int, SeatRow] = field(default_factory=dict)
     actions: list[ActionRow] = field(default_factory=list)
+    chat: list[ChatRow] = field(default_factory=list)
+    """The latest lines of the table's chat (``load_table``: at most ``chat_keep``)."""
+    chat_counts: tuple[int, int] = (0, 0)
+    """Lines stored in all, and of those, said by spectators."""
 
 
 def make_engine(url: str) -> Engine:
@@ -239,8 +260,8 @@ def _seats_of(conn: Connection, ids: Iterable[str]) -> dict[str, dict[int, SeatR
     return out
 
 
-def load_table(conn: Connection, table_id: str) -> TableRow | None:
-    """A table with its seats and every action, or None."""
+def load_table(conn: Connection, table_id: str, chat_keep: int = 100) -> TableRow | None:
+    """A table with its seats, every action and its latest chat lines, or None."""
     t, a = schema.tables, schema.actions
     r = conn.execute(select(t).where(t.c.id == table_id)).first()
     if r is None:
@@ -253,15 +274,41 @@ def load_table(conn: Connection, table_id: str) -> TableRow | None:
         ActionRow(x.n, x.seat, json.loads(x.action), x.at)
         for x in conn.execute(select(a).where(a.c.table_id == table_id).order_by(a.c.n))
     ]
+    row.chat = load_chat(conn, table_id, last=chat_keep)
+    c = schema.chat
+    counted = select(func.count(), func.count().filter(c.c.seat.is_(None)))
+    total, spectators = conn.execute(counted.where(c.c.table_id == table_id)).one()
+    row.chat_counts = (int(total), int(spectators))
     return row
 
 
-def list_tables(conn: Connection, statuses: Iterable[str], limit: int = 200) -> list[TableRow]:
-    """Tables in these statuses, newest first, with seats (no actions); rows that do not
-    decode (a damaged database) are left out."""
+def add_chat(conn: Connection, table_id: str, line: ChatRow) -> None:
+    conn.execute(
+        schema.chat.insert().values(
+            table_id=table_id, n=line.n, seat=line.seat, name=line.name, text=line.text,
+            at=line.at, version=line.version,
+        )
+    )  # fmt: skip
+
+
+def load_chat(conn: Connection, table_id: str, last: int | None = None) -> list[ChatRow]:
+    """A table's chat in the order it was said (only the ``last`` lines, if given)."""
+    c = schema.chat
+    query = select(c).where(c.c.table_id == table_id).order_by(c.c.n.desc())
+    if last is not None:
+        query = query.limit(last)
+    lines = [ChatRow(r.n, r.seat, r.name, r.text, r.at, r.version) for r in conn.execute(query)]
+    return lines[::-1]
+
+
+def list_tables(
+    conn: Connection, statuses: Iterable[str], limit: int = 200, newest: str = "created_at"
+) -> list[TableRow]:
+    """Tables in these statuses, newest first by ``newest`` (a time column), with seats (no
+    actions); rows that do not decode (a damaged database) are left out."""
     t = schema.tables
     rows = []
-    query = select(t).where(t.c.status.in_(list(statuses))).order_by(t.c.created_at.desc())
+    query = select(t).where(t.c.status.in_(list(statuses))).order_by(t.c[newest].desc())
     for r in conn.execute(query.limit(limit)):
         try:
             rows.append(_table_from(r))
@@ -271,6 +318,14 @@ def list_tables(conn: Connection, statuses: Iterable[str], limit: int = 200) -> 
     for row in rows:
         row.seats = seats.get(row.id, {})
     return rows
+
+
+def pending_rematches(conn: Connection, before: float, limit: int = 200) -> list[str]:
+    """Open rematch tables made before ``before`` where a seat still waits for its answer."""
+    t, s = schema.tables, schema.seats
+    invited = select(s.c.table_id).where(s.c.table_id == t.c.id, s.c.kind == "invited").exists()
+    query = select(t.c.id).where(t.c.status == "open", t.c.created_at < before, invited)
+    return [r.id for r in conn.execute(query.limit(limit))]
 
 
 def stale_open_tables(conn: Connection, before: float, limit: int = 200) -> list[str]:

@@ -65,7 +65,15 @@ from tripletopper.server.botpool import (
     default_decision,
     room_bot,
 )
-from tripletopper.server.storage import ActionRow, Database, SeatRow, TableRow
+from tripletopper.server.chat import (
+    CHAT_KEEP,
+    MAX_CHAT_LINES,
+    MAX_SPECTATOR_LINES,
+    BadChat,
+    clean_chat,
+    spectator_name,
+)
+from tripletopper.server.storage import ActionRow, ChatRow, Database, SeatRow, TableRow
 
 log = logging.getLogger("tripletopper.server")
 
@@ -75,6 +83,11 @@ ABANDONED, EXPIRED, BROKEN = "abandoned", "expired", "broken"
 at for ``Settings.open_ttl``; stored rows that no longer replay."""
 OVER = (FINISHED, ABANDONED)
 """Games that are over and can be replayed."""
+HUMAN, BOT, INVITED = "human", "bot", "invited"
+"""Who holds a seat: a person, a bot (maybe for a person who left: see ``Table.held``), or
+nobody yet: a rematch's seat offered to a person who has not answered."""
+BOT_SUFFIX = " (bot)"
+"""Added to a person's name while a bot plays their seat."""
 LOG_KEEP = 40
 """Narrated lines a full resync sends (a catch-up sends every missed line)."""
 MAX_CATCH_UP = 50
@@ -145,6 +158,14 @@ def person_name(name: object, taken: Iterable[str] = ()) -> str:
     return clean
 
 
+def chat_line(text: object) -> str:
+    """A chat line as it is shown, or ``bad_chat`` (see :mod:`.chat`)."""
+    try:
+        return clean_chat(text)
+    except BadChat as exc:
+        raise ClientError("bad_chat", str(exc)) from None
+
+
 @dataclass(slots=True)
 class Entry:
     """One applied action, kept to narrate it to clients catching up."""
@@ -165,11 +186,13 @@ class Settings:
     rates: dict[str, str] = field(
         default_factory=lambda: {
             "create": "20/minute", "seat": "60/minute", "replay": "30/minute",
-            "lobby": "240/minute",
+            "lobby": "240/minute", "chat": "20/minute", "spectator_chat": "30/minute",
         }
     )  # fmt: skip
-    """Per client address: table creations; seats taken or bots added; replays; lobby lists
-    (``limits`` syntax; an empty dict turns rate limits off, e.g. for load benchmarks)."""
+    """Per client address: table creations; seats taken, left, taken back or bots added;
+    replays; lobby lists; chat lines.  Per table: ``spectator_chat``, the lines all its
+    spectators together may say (``limits`` syntax; an empty dict turns rate limits off,
+    e.g. for load benchmarks)."""
     open_per_address: int = 10
     """Open (not started) tables one address may have made at once."""
     open_ttl: float = 1800.0
@@ -180,6 +203,9 @@ class Settings:
     """Seconds between two looks for expired open tables."""
     bot_deadline: float = DEADLINE
     """Seconds a bot's decision may take; then the game's default bot moves for it."""
+    rematch_wait: float = 60.0
+    """Seconds a rematch waits for the people offered a seat to accept; then a bot takes
+    each seat not accepted (its person may still take it back) and the game starts."""
 
 
 class Table:
@@ -210,6 +236,12 @@ class Table:
         """Counts changes that do not move the version (seats, status): part of the cache key."""
         self._cache_key: tuple[int, str, int] = (-1, "", -1)
         self._cache: dict[Any, str] = {}
+        self.chat: list[ChatRow] = row.chat
+        """The latest chat lines (at most ``CHAT_KEEP``); the rest are stored."""
+        self.chat_counts = row.chat_counts
+        self.spectators: dict[str, int] = {}
+        """Client addresses of the spectators who spoke, numbered ("Spectator 2")."""
+        self.rematch_timer: asyncio.TimerHandle | None = None
 
     # --- identity and summaries ------------------------------------------------------------
     @property
@@ -235,17 +267,46 @@ class Table:
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a secret token holds here (None if it holds none)."""
+        return self.held(token, HUMAN)
+
+    def held(self, token: str | None, kind: str) -> int | None:
+        """The seat of this ``kind`` whose person the token is: ``HUMAN``, the seat they
+        play; ``BOT``, the seat they left to a bot (they may take it back); ``INVITED``, a
+        rematch's seat offered to them."""
         if not token:
             return None
         digest = hash_token(token)
         for info in self.row.seats.values():
-            if info.token_hash is not None and secrets.compare_digest(info.token_hash, digest):
+            if (
+                info.kind == kind
+                and info.token_hash is not None
+                and secrets.compare_digest(info.token_hash, digest)
+            ):
                 return info.seat
         return None
+
+    def standing(self, token: str | None) -> dict[str, int | None]:
+        """Where a token stands here: ``seat`` (the seat it plays), ``away`` (the seat a bot
+        plays for it) and ``invited`` (a rematch's seat offered to it)."""
+        return {
+            "seat": self.held(token, HUMAN),
+            "away": self.held(token, BOT),
+            "invited": self.held(token, INVITED),
+        }
 
     def require_seat(self, token: str | None) -> int:
         seat = self.seat_of(token)
         if seat is None:
+            away = self.held(token, BOT)
+            if away is not None:
+                back = (
+                    ": take it back with your seat link (Take my seat back)"
+                    if self.row.status == PLAYING
+                    else ""
+                )
+                raise ClientError(
+                    "left", f"you left seat {away + 1}: a bot plays it for you{back}", seat=away
+                )
             raise ClientError("not_seated", "you do not hold a seat at this table")
         return seat
 
@@ -298,29 +359,85 @@ class Table:
         return spec.strip()
 
     async def leave(self, seat: object, by: str | None) -> None:
-        """Free a seat before the start (a bot's, by anyone seated); hand it to a bot later."""
+        """Free a seat before the start (a bot's, by anyone seated); hand it to a bot later.
+
+        A person who leaves a running game keeps their token's claim on the seat: the
+        bot gives it back when they return (:meth:`take_back`)."""
         async with self.lock:
             holder = self.require_seat(by)
             if not isinstance(seat, int) or seat not in self.row.seats:
                 raise ClientError("bad_seat", "nobody sits there")
             info = self.row.seats[seat]
-            if info.kind == "human" and seat != holder:
+            if info.kind != BOT and seat != holder:
                 raise ClientError("not_your_seat", "only its player can free a person's seat")
             if self.row.status == OPEN:
                 await self.room.db.run(partial(storage.delete_seat, table_id=self.id, seat=seat))
                 del self.row.seats[seat]
-            elif self.row.status == PLAYING and info.kind == "human":
-                spec = default_bot(self.game.name)
-                info = SeatRow(seat, info.name + " (bot)", "bot", spec, None)
-                await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=info))
-                self.row.seats[seat] = info
-                self._make_bot(seat)
-                self._kick_bots()
-                self._arm_clock()
-                self._watch_people()
+                await self._rematch_ready()
+            elif self.row.status == PLAYING and info.kind == HUMAN:
+                await self._hand_to_bot(info)
+                self._broadcast_table()
+                self._reseat(seat, None)
+                return
             else:
                 raise ClientError("not_open", "this seat can no longer be freed")
             self._broadcast_table()
+
+    async def _hand_to_bot(self, info: SeatRow) -> None:
+        """A person's seat goes to the game's default bot (their token hash stays with it)."""
+        seat = info.seat
+        spec = default_bot(self.game.name)
+        bot_row = SeatRow(seat, info.name + BOT_SUFFIX, BOT, spec, info.token_hash)
+        await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=bot_row))
+        self.row.seats[seat] = bot_row
+        if self.state is None:
+            return  # an open rematch: the bot is made at the start
+        self._make_bot(seat)
+        self._kick_bots()
+        self._arm_clock()
+        self._watch_people()
+
+    async def take_back(self, seat: object, by: str | None) -> None:
+        """The person who left ``seat`` to a bot takes it back while the game runs."""
+        async with self.lock:
+            if not isinstance(seat, int) or isinstance(seat, bool):
+                raise ClientError("bad_seat", "a seat is a number")
+            if self.seat_of(by) == seat:
+                raise ClientError("seated", f"you already play seat {seat + 1}")
+            info = self.row.seats.get(seat)
+            if info is None or info.kind != BOT or self.held(by, BOT) != seat:
+                raise ClientError(
+                    "not_your_seat", "only the person who left this seat can take it back "
+                    "(with their seat link)",
+                )  # fmt: skip
+            if self.row.status != PLAYING:
+                raise ClientError("not_playing", "the game is over: its seats are kept as "
+                                  "they ended")  # fmt: skip
+            await self._person_back(info)
+            self._broadcast_table()
+
+    async def _person_back(self, info: SeatRow) -> None:
+        """A bot gives its seat back to the person whose token hash it kept."""
+        seat = info.seat
+        person = SeatRow(seat, info.name.removesuffix(BOT_SUFFIX), HUMAN, None, info.token_hash)
+        await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=person))
+        self.row.seats[seat] = person
+        self.bots.pop(seat, None)  # a decision on its way is dropped (_bot_turn)
+        self.bot_inbox.pop(seat, None)
+        self.bot_waiting.pop(seat, None)
+        if seat in self.since:  # the turn clock starts anew for them
+            self.since[seat] = time.time()
+        self._arm_clock()
+
+    def _reseat(self, seat: int, now: int | None) -> None:
+        """Clients playing ``seat`` play ``now`` (None: they watch) from here on: they are
+        told so, then shown the table as they now see it (call it after the change has
+        been broadcast, so the snapshot they get is the new one)."""
+        for client in list(self.clients):
+            if client.seat == seat:
+                client.seat = now
+                client.push(encode({"type": "seat", "seat": now, "away": seat}))
+                client.push(self.snapshot_text(now))
 
     async def start(self, by: str | None) -> None:
         async with self.lock:
@@ -333,15 +450,103 @@ class Table:
                     "seats_empty", f"seat(s) {', '.join(map(str, empty))} are empty: "
                     "invite someone or add a bot",
                 )  # fmt: skip
-            now = time.time()
-            await self.room.db.run(
-                partial(storage.update_table, table_id=self.id, status=PLAYING, started_at=now)
-            )
-            self.row.status = PLAYING
-            self.row.started_at = now
-            self._begin(now)
+            waiting = [s + 1 for s, info in self.row.seats.items() if info.kind == INVITED]
+            if waiting:
+                raise ClientError(
+                    "seats_empty", f"seat(s) {', '.join(map(str, waiting))} have not answered "
+                    "the rematch yet",
+                )  # fmt: skip
+            await self._start_locked()
+
+    async def _start_locked(self) -> None:
+        now = time.time()
+        await self.room.db.run(
+            partial(storage.update_table, table_id=self.id, status=PLAYING, started_at=now)
+        )
+        self.row.status = PLAYING
+        self.row.started_at = now
+        self._begin(now)
+        self._broadcast_table()
+        self._broadcast([])
+
+    # --- a rematch's seats -------------------------------------------------------------------
+    async def accept(self, by: str | None) -> None:
+        """The person offered a seat in this rematch takes it (again: nothing changes; after
+        the start, the bot playing it gives it back)."""
+        async with self.lock:
+            if self.seat_of(by) is not None:
+                return
+            seat = self.held(by, INVITED)
+            if seat is not None:
+                info = self.row.seats[seat]
+                person = SeatRow(seat, info.name, HUMAN, None, info.token_hash)
+                await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=person))
+                self.row.seats[seat] = person
+                self._broadcast_table()
+                await self._rematch_ready()
+                return
+            away = self.held(by, BOT)
+            if away is None:
+                raise ClientError("not_seated", "you hold no seat in this rematch")
+            if self.row.status == OPEN:  # declined, then changed their mind before the start
+                info = self.row.seats[away]
+                person = SeatRow(
+                    away, info.name.removesuffix(BOT_SUFFIX), HUMAN, None, info.token_hash
+                )
+                await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=person))
+                self.row.seats[away] = person
+            elif self.row.status == PLAYING:
+                await self._person_back(self.row.seats[away])
+            else:
+                raise ClientError("not_playing", "this rematch is over")
             self._broadcast_table()
-            self._broadcast([])
+            await self._rematch_ready()
+
+    async def decline(self, by: str | None) -> None:
+        """The person offered a seat in this rematch says no: a bot plays it (and gives it
+        back if they accept after all)."""
+        async with self.lock:
+            seat = self.held(by, INVITED)
+            if seat is None:
+                raise ClientError("not_seated", "no seat of this rematch waits for your answer")
+            await self._hand_to_bot(self.row.seats[seat])
+            self._broadcast_table()
+            await self._rematch_ready()
+
+    async def settle_rematch(self) -> None:
+        """The rematch's wait is over: bots take the seats not accepted, then it starts (or
+        expires, if no person accepted)."""
+        async with self.lock:
+            if self.row.status != OPEN or self.closed:
+                return
+            for info in list(self.row.seats.values()):
+                if info.kind == INVITED:
+                    await self._hand_to_bot(info)
+            self._broadcast_table()
+            await self._rematch_ready()
+
+    async def _rematch_ready(self) -> None:
+        """Start a rematch once nobody is left to answer and every seat is filled (a seat
+        its person left before the start makes it an ordinary open table); with no person
+        left at it, it expires instead."""
+        row = self.row
+        if row.status != OPEN or row.rematch_of is None:
+            return
+        kinds = [info.kind for info in row.seats.values()]
+        if INVITED in kinds:
+            return
+        if self.rematch_timer is not None:
+            self.rematch_timer.cancel()
+            self.rematch_timer = None
+        if HUMAN in kinds:
+            if len(kinds) == self.game.players:  # (else someone left: an open table now)
+                await self._start_locked()
+            return
+        await self.room.db.run(partial(storage.update_table, table_id=self.id, status=EXPIRED))
+        row.status = EXPIRED
+        self._broadcast_table()
+        self.close()
+        self.room.tables.pop(self.id, None)
 
     def _begin(self, now: float) -> None:
         row = self.row
@@ -623,6 +828,7 @@ class Table:
 
     def _broadcast_table(self) -> None:
         self.changes += 1
+        self.room.table_changed()
         if self.clients:
             text = encode({"type": "table", "table": self.summary()})
             for client in list(self.clients):
@@ -655,13 +861,18 @@ class Table:
             state = self.state
             if state is None or state.version != version:
                 return
+            bot = self.bots.get(seat)
+            if bot is None:
+                return
             inbox, self.bot_inbox[seat] = self.bot_inbox[seat], []
             view = SeatView(state.clone(), seat)  # the bot thinks on its own copy
             started = time.monotonic()
-            job = Job(self.bots[seat], view, inbox, race, derive_seed(self.row.seed, seat, version))
+            job = Job(bot, view, inbox, race, derive_seed(self.row.seed, seat, version))
             decision = await self.room.in_pool(self.id, job)
+            if self.bots.get(seat) is not bot:
+                return  # its person took the seat back meanwhile
             if decision.bot is not None:
-                self.bots[seat] = decision.bot  # what it remembers now
+                self.bots[seat] = bot = decision.bot  # what it remembers now
             else:  # the default bot decided for it: it sees these events next time
                 self.bot_inbox[seat][:0] = inbox
             action = decision.action
@@ -675,6 +886,8 @@ class Table:
             async with self.lock:
                 if self.state is None or self.state.version != version or self.closed:
                     return  # someone else acted first: decide again below
+                if self.bots.get(seat) is not bot:
+                    return  # its person took the seat back while it waited
                 try:
                     await self._act_locked(seat, action, version)
                 except ClientError as exc:
@@ -764,6 +977,49 @@ class Table:
                 return action
         return state.default_action(seat)
 
+    # --- chat ----------------------------------------------------------------------------------
+    async def say(self, seat: int | None, address: str, text: object) -> None:
+        """Store a chat line of ``seat`` (None: the spectator at ``address``), then show it
+        to everyone at the table.  Its name is the server's: the seat's, or "Spectator N"."""
+        clean = chat_line(text)
+        async with self.lock:
+            total, by_spectators = self.chat_counts
+            if total >= MAX_CHAT_LINES:
+                raise ClientError("chat_full", f"this table's chat is full ({total} lines)")
+            if seat is None and by_spectators >= MAX_SPECTATOR_LINES:
+                raise ClientError(
+                    "chat_full", f"spectators have said {by_spectators} lines here: that is all"
+                )
+            if seat is not None:
+                name = self.row.seats[seat].name
+            else:
+                number = self.spectators.get(address)
+                if number is None:
+                    number = self.spectators[address] = self._next_spectator()
+                name = spectator_name(number)
+            line = ChatRow(total, seat, name, clean, time.time(), self.version)
+            await self.room.db.run(partial(storage.add_chat, table_id=self.id, line=line))
+            self.chat_counts = (total + 1, by_spectators + (seat is None))
+            self.chat.append(line)
+            del self.chat[:-CHAT_KEEP]
+            self.notify({"type": "chat", "lines": [line.to_json()]})
+
+    def _next_spectator(self) -> int:
+        """The next spectator's number: after those who spoke here (since the last start of
+        the server, or in the lines it loaded)."""
+        numbers = [*self.spectators.values(), 0]
+        for line in self.chat:
+            tail = line.name.rpartition(" ")[2]
+            if line.seat is None and tail.isdigit():
+                numbers.append(int(tail))
+        return max(numbers) + 1
+
+    def chat_text(self) -> str | None:
+        """The latest chat lines as one ``chat`` message (None when nobody has spoken)."""
+        if not self.chat:
+            return None
+        return encode({"type": "chat", "lines": [line.to_json() for line in self.chat]})
+
     # --- clients -------------------------------------------------------------------------------
     def join(self, client: Listener) -> None:
         self.clients.add(client)
@@ -791,7 +1047,13 @@ class Room:
         """Tables reported broken since the start (each is logged once)."""
         self.opened_by: dict[str, set[str]] = {}
         """Open tables by the client address that made them (the cap per address)."""
+        self.watchers: list[Callable[[], None]] = []
+        """Called whenever a table opens or its summary changes (the lobby listens)."""
         self._tasks: set[asyncio.Task[Any]] = set()
+
+    def table_changed(self) -> None:
+        for watcher in self.watchers:
+            watcher()
 
     def connect(self, address: str, most: int) -> bool:
         """Count a new websocket connection from ``address``, unless it has ``most`` already."""
@@ -940,6 +1202,7 @@ class Room:
             self.opened_by.setdefault(address, set()).add(row.id)
         if start:
             table._begin(now)
+        self.table_changed()
         return table
 
     def _check_open_cap(self, address: str) -> None:
@@ -959,27 +1222,77 @@ class Room:
             del self.opened_by[address]
 
     async def rematch(self, table: Table, by: str | None) -> Table:
-        """A new game with the same seats and options (people keep their tokens)."""
+        """Ask for a rematch, or accept the one asked for: a new table with the same game,
+        options and bots, where each person of the game is offered their seat (same token).
+
+        The first to ask sits down at once; the others are told (a ``rematch`` message)
+        and accept by asking too, or decline (:meth:`decline_rematch`).  It starts once
+        everyone has answered, or after ``Settings.rematch_wait`` seconds, with bots in
+        the seats not accepted (their people may still take them back).  People who left
+        the game to a bot are not asked: their bots play on."""
         async with table.lock:
-            table.require_seat(by)
+            seat = table.require_seat(by)
             if table.row.status != FINISHED:
                 raise ClientError("not_finished", "a rematch is possible once the game is over")
-            if table.row.rematch:
-                return await self.get(table.row.rematch)
+            asked = await self._rematch_of(table)
+            if asked is not None:
+                await asked.accept(by)
+                return asked
             row = table.row
-            seats = {s: SeatRow(**vars(info)) for s, info in row.seats.items()}
-            for info in seats.values():
-                if info.name.endswith(" (bot)") and info.kind == "bot":
-                    info.name = info.name[: -len(" (bot)")] + " bot"
+            seats = {}
+            for s, info in row.seats.items():
+                if info.kind == HUMAN:
+                    kind = HUMAN if s == seat else INVITED
+                    seats[s] = SeatRow(s, info.name, kind, None, info.token_hash)
+                else:  # "Ann (bot)" plays on as "Ann bot"
+                    name = info.name
+                    if name.endswith(BOT_SUFFIX):
+                        name = name.removesuffix(BOT_SUFFIX) + " bot"
+                    seats[s] = SeatRow(s, name, BOT, info.bot, None)
             new = await self.create(
                 row.game, row.players, dict(row.options), turn_clock=row.turn_clock,
-                on_timeout=row.on_timeout, seats=seats, rematch_of=row.id, start=True,
+                on_timeout=row.on_timeout, seats=seats, rematch_of=row.id,
             )  # fmt: skip
             await self.db.run(partial(storage.update_table, table_id=row.id, rematch=new.id))
             row.rematch = new.id
-            table.notify({"type": "rematch", "table": new.id})
+            wait = self.settings.rematch_wait
+            table.notify({"type": "rematch", "table": new.id, "by": seat, "wait": wait})
             table._broadcast_table()
-            return new
+        async with new.lock:
+            await new._rematch_ready()
+            if new.row.status == OPEN:
+                loop = asyncio.get_running_loop()
+                new.rematch_timer = loop.call_later(wait, lambda: self.spawn(new.settle_rematch()))
+        return new
+
+    async def _rematch_of(self, table: Table) -> Table | None:
+        """The rematch asked for at ``table``, unless none was or it expired (nobody at it)."""
+        if table.row.rematch is None:
+            return None
+        try:
+            return await self.get(table.row.rematch)
+        except ClientError as exc:
+            if exc.code == "expired":
+                return None
+            raise
+
+    async def decline_rematch(self, table: Table, by: str | None) -> Table:
+        """Say no to the rematch of ``table``: a bot takes the seat offered."""
+        new = await self._rematch_of(table)
+        if new is None:
+            raise ClientError("no_rematch", "no rematch of this game waits for an answer")
+        await new.decline(by)
+        return new
+
+    async def settle_rematches(self) -> int:
+        """Settle rematches whose wait is over and that nothing else settles (the server
+        restarted while they waited)."""
+        before = time.time() - self.settings.rematch_wait
+        ids = await self.db.run(partial(storage.pending_rematches, before=before))
+        for table_id in ids:
+            with contextlib.suppress(ClientError):
+                await (await self.get(table_id)).settle_rematch()
+        return len(ids)
 
     def finished(self, table: Table) -> None:
         """A game ended: forget it (it stays stored) once nobody has watched it for a while."""
@@ -1009,11 +1322,13 @@ class Room:
         return out
 
     async def sweep(self) -> None:
-        """Every ``sweep_every`` seconds, expire open tables that nobody sat at in time."""
+        """Every ``sweep_every`` seconds, expire open tables that nobody sat at in time and
+        start rematches that waited long enough."""
         while True:
             await asyncio.sleep(self.settings.sweep_every)
             try:
                 await self.expire_open()
+                await self.settle_rematches()
             except Exception:
                 log.exception("expiring open tables failed")
 

@@ -2,6 +2,7 @@
 // (hidden cards stay hidden: the server sends only what that view could see).
 import { api, clear, el, getToken } from "/static/common.js";
 import * as cards from "/static/cards.js";
+import { Chat } from "/static/chat.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
 const token = getToken(tableId);
@@ -9,6 +10,7 @@ const $ = (id) => document.getElementById(id);
 let data = null;
 let renderer = null;
 let at = 0;
+const chat = new Chat($("chat-lines"), tableId);
 
 async function load(viewer) {
   const seat = viewer === "public" ? "" : `?seat=${viewer}`;
@@ -19,6 +21,7 @@ async function load(viewer) {
     renderer = await import(`/static/games/${data.game}.js`).catch(() => import("/static/games/generic.js"));
   }
   $("step").max = data.steps.length - 1;
+  chat.receive(data.chat || []);
   show(Math.min(at, data.steps.length - 1));
 }
 
@@ -31,6 +34,8 @@ function show(index) {
   renderer.render($("game"), step.observation, { seat: data.seat, names, legal: [], act: () => {}, cards, el, clear, toAct: step.observation.to_act || [] });
   const log = clear($("log"));
   for (const line of step.log) log.append(el("div", { class: "line" }, line));
+  // what was said up to this step (at the last step: also what was said after the game)
+  chat.render(at === data.steps.length - 1 ? Infinity : step.version);
 }
 
 async function init() {

@@ -2,6 +2,9 @@
 // (/static/games/<game>.js), legal actions as buttons, clocks, narration, reconnection.
 import { api, clear, el, getName, getToken, setName, setToken } from "/static/common.js";
 import * as cards from "/static/cards.js";
+import { Chat, chatForm } from "/static/chat.js";
+import { showHelp } from "/static/help.js";
+import { askRematch, renderStanding } from "/static/seating.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
 const $ = (id) => document.getElementById(id);
@@ -13,10 +16,14 @@ if (location.hash.startsWith("#seat=")) {
 }
 
 const page = {
-  token: getToken(tableId), seat: null, table: null, names: [], view: null,
+  token: getToken(tableId), seat: null, away: null, invited: null, table: null, names: [], view: null,
   version: -1, renderer: null, rendererFor: null, ws: null, retry: 250, sending: false,
   clockOffset: 0, logVersions: new Set(),
 };
+const chat = new Chat($("chat-lines"), tableId, {
+  mySeat: () => page.seat, send: (text) => send({ type: "chat", text, ref: "chat" }),
+});
+const chatBox = chatForm($("chat-form"), $("chat-input"), $("chat-error"), chat);
 
 function seatName(seat) {
   if (seat === page.seat) return "You";
@@ -67,7 +74,16 @@ function receive(message) {
   switch (message.type) {
     case "welcome":
       page.seat = message.seat;
-      if (page.token && message.seat === null) page.token = null;
+      page.away = message.away;
+      page.invited = message.invited;
+      if (page.token && message.seat === null && message.away === null && message.invited === null) page.token = null;
+      break;
+    case "seat":  // this seat was handed to a bot (its person watches now), or back
+      page.seat = message.seat;
+      page.away = message.away;
+      break;
+    case "chat":
+      chat.receive(message.lines);
       break;
     case "state":
       if (message.resync) { clear($("log")); page.logVersions.clear(); }
@@ -85,11 +101,12 @@ function receive(message) {
       page.table = message.table;
       render();
       break;
-    case "rematch":
-      if (page.token) setToken(message.table, page.token);
-      location.href = `/t/${message.table}`;
+    case "rematch":  // asked for: people answer, spectators may follow (seating.js)
+      page.table = { ...page.table, rematch: message.table };
+      render();
       break;
     case "error":
+      if (message.ref === "chat") { chatBox.refused(message.message); break; }
       page.sending = false;
       $("error").textContent = message.message;
       if (message.code === "bad_token") { page.token = null; }
@@ -132,6 +149,8 @@ function render() {
     $("seat-link").value = `${location.origin}/t/${table.id}#seat=${encodeURIComponent(page.token)}`;
   }
   loadRenderer(table.game);
+  showHelp(table.game);
+  renderStanding(page, reconnect, problem);
   renderSeats(table);
   renderGame();
   renderActions();
@@ -147,7 +166,7 @@ function renderSeats(table) {
   for (const info of table.seats) {
     const mine = info.seat === page.seat;
     const card = el("div", { class: `seat${mine ? " mine" : ""}`, "data-seat": info.seat });
-    const who = info.name ? `${info.name}${mine ? " - you" : ""}` : "empty";
+    const who = info.name ? `${info.name}${mine ? " - you" : ""}${info.kind === "invited" ? " (asked to the rematch: answering…)" : ""}` : "empty";
     card.append(el("div", {}, el("strong", {}, `Seat ${info.seat + 1}: `), who));
     if (open && !info.name && !seated) {
       // what is typed is kept at once: any update redraws the seats, and the name must survive
@@ -169,7 +188,7 @@ function renderSeats(table) {
     }
     if (table.status === "playing" && mine) {
       card.append(el("button", { type: "button", class: "secondary", onclick: () => {
-        if (confirm("Leave the game? A bot will play your seat.")) seatCall("DELETE", `/seats/${info.seat}`);
+        if (confirm("Leave the game? A bot will play your seat until you take it back (with your seat link).")) seatCall("DELETE", `/seats/${info.seat}`);
       } }, "Leave (a bot takes over)"));
     }
     box.append(card);
@@ -270,11 +289,22 @@ async function takeSeat(seat, name) {
 async function seatCall(method, path, body) {
   try {
     await api(method, `/api/tables/${tableId}${path}`, body, page.token);
-  } catch (e) { alert(e.message); }
+  } catch (e) { problem(e.message); }
+}
+
+// A refused seat call, said where it is seen whatever panels show.
+function problem(text) {
+  $("error").textContent = text;
+  alert(text);
+}
+
+// Reconnect as whatever the seat token holds now (after sitting down or taking a seat back).
+function reconnect() {
+  if (page.ws) page.ws.close();
 }
 
 $("start").addEventListener("click", () => seatCall("POST", "/start"));
-$("rematch").addEventListener("click", () => seatCall("POST", "/rematch"));
+$("rematch").addEventListener("click", () => askRematch(page, problem));
 $("copy-invite").addEventListener("click", () => { $("invite").select(); navigator.clipboard?.writeText($("invite").value); });
 setInterval(tickClock, 250);
 connect();

@@ -60,6 +60,8 @@ HAND = 3
 TURN, PLAY, BUZZ, ANSWER, OVER = range(5)
 PHASE_NAMES = ("turn", "play", "buzz", "answer", "over")
 SYMBOLS = ("X", "O")
+QUIZ = {"quiz": True}
+"""What the Quiz Show's own options require (forms show them only then)."""
 
 DRAW: Action = ("draw",)
 BUZZ_ACTION: Action = ("buzz",)
@@ -181,19 +183,20 @@ class Toe(Game):
         ),
         Option(
             "buzz_seconds", "float", 3.0, "Quiz Show: a question nobody buzzes for in this "
-            "time is discarded", minimum=0.5, maximum=600,
+            "time is discarded", minimum=0.5, maximum=600, requires=QUIZ,
         ),
         Option(
             "answer_seconds", "float", 10.0, "Quiz Show: time to answer after buzzing (no "
-            "answer counts as wrong); 0 = no limit", minimum=0, maximum=600,
+            "answer counts as wrong); 0 = no limit", minimum=0, maximum=600, requires=QUIZ,
         ),
         Option(
             "max_questions", "int", 1000, "Quiz Show: after this many questions the game is "
             "drawn (a tiebreak that reaches it is a shared draw)", minimum=1, maximum=100_000,
+            requires=QUIZ,
         ),
         Option(
             "questions", "text", BUILTIN, "Quiz Show: the question bank, 'builtin' or a "
-            "user bank's name@digest (give its file with --questions)",
+            "user bank's name@digest (give its file with --questions)", requires=QUIZ,
         ),
     )  # fmt: skip
     codec = ActionCodec(
