@@ -334,7 +334,8 @@ def test_favicon_and_offline_docs(client):
 
 def bot_table(client, *, end="open"):
     r = client.post("/api/tables", json={"game": "thirty-two", "players": 3, "name": "Ann",
-                                         "options": {"end": end}})  # fmt: skip
+                                         "options": {"end": end, "counters": 1000}})  # fmt: skip
+    # (so many counters that the bots cannot end the game within a test's grace period)
     table_id, token = r.json()["table"]["id"], r.json()["token"]
     for seat in (1, 2):
         client.post(f"/api/tables/{table_id}/seats/{seat}/bot", json={"bot": "medium"},
