@@ -18,7 +18,7 @@ from rich.table import Table
 from tripletopper.analysis.run import Plan, parse_sweep, run_plan
 from tripletopper.analysis.summary import document, write_csv
 from tripletopper.bots import default_bot
-from tripletopper.cli.common import game_options, split_bots
+from tripletopper.cli.common import game_options, split_bots, worker_options
 from tripletopper.errors import TripleTopperError
 from tripletopper.games import game_class
 from tripletopper.parallel import RayUnavailable
@@ -37,13 +37,7 @@ from tripletopper.parallel import RayUnavailable
     "--sweep", "sweeps", multiple=True, metavar="NAME=V1,V2,...",
     help="Run every value of an option (or of 'players'); several sweeps make a grid.",
 )  # fmt: skip
-@click.option("--workers", "-w", type=click.IntRange(min=1), default=None,
-              help="Worker processes (default: one per core).")  # fmt: skip
-@click.option(
-    "--ray", "ray", default=None, metavar="auto|local|ADDRESS",
-    help="Run on a Ray cluster instead: 'auto' (this machine's cluster), 'local' (start one "
-    "here) or the head's address. Needs tripletopper[cluster].",
-)  # fmt: skip
+@worker_options
 @click.option(
     "--report",
     "report_dir",
