@@ -115,22 +115,35 @@ def knock_odds(
     table's opponents may also take the face-up card).  ``samples`` deals per count,
     seeded: the same arguments give the same table.
     """
+    table = knock_table(game, [value], players, hand, known, samples, seed)
+    return {count: row[value] for count, row in table.items()}
+
+
+def knock_table(
+    game: Game, values: Sequence[float], players: Sequence[int], hand: Sequence[Card] = (),
+    known: Sequence[Card] = (), samples: int = 20_000, seed: int = 0,
+) -> dict[int, dict[float, float]]:  # fmt: skip
+    """:func:`knock_odds` for several values at once (the same deals serve them all)."""
     three = hand_value(game)
     pool = unseen_cards(game, hand, known)
-    thirty_one = isinstance(game, ThirtyOne)
+    top = THIRTY_ONE if isinstance(game, ThirtyOne) else THIRTY_TWO
     out = {}
     for count in players:
         opponents = count - 1
         rng = Rng(seed * 1000 + count)
-        held = 0
+        deals = []
         for _ in range(samples):
             cards = rng.sample(pool, 4 * opponents)
             finals = [best_of_four(three, cards[4 * i : 4 * i + 4]) for i in range(opponents)]
-            if thirty_one:
-                held += max(finals) < THIRTY_ONE and min(finals) <= value
-            else:
-                held += max(finals) < min(value, THIRTY_TWO) or (value >= THIRTY_TWO > max(finals))
-        out[count] = held / samples
+            deals.append((min(finals), max(finals)))
+        row = {}
+        for value in values:
+            if top == THIRTY_ONE:  # not alone lowest, and nobody makes 31
+                held = sum(1 for low, high in deals if high < top and low <= value)
+            else:  # higher than everyone, and nobody reaches 32
+                held = sum(1 for _, high in deals if high < top and value > high)
+            row[value] = held / samples
+        out[count] = row
     return out
 
 
