@@ -18,6 +18,13 @@ from ..three_up_three_down import helpers as up
 from ..toe import helpers as toe
 
 
+def watch(state) -> Collector:
+    """A collector of the state's game that has seen the state before its first action."""
+    collector = collector_for(state.game.name)(state.game)
+    collector.start(state)
+    return collector
+
+
 def count(collector: Collector, views) -> Collector:
     for view in views:
         collector.see(view["type"], view)
@@ -43,12 +50,13 @@ def test_thirty_two_a_lost_knock_an_elimination_a_playoff_and_a_thirty_two():
         hands={0: "KH1 YB1 GT2", 1: "GT4 GT3 KB4", 2: "RC4 RC3 RC2"},
         face_up="RS1", stock="YS1 GS1", more=[second],
     )  # fmt: skip
-    collector = count(
-        collector_for("thirty-two")(state.game),
-        t32.play(state, "knock", "draw", "discard YS1", "draw", "discard GS1", "declare"),
+    collector = watch(state)
+    count(
+        collector, t32.play(state, "knock", "draw", "discard YS1", "draw", "discard GS1", "declare")
     )
     assert row(collector, state) == {
         "actions": 6, "turns": 3, "limit": 0, "hands": 2, "win0": 0, "win1": 0, "win2": 1,
+        "pos0": 0, "pos1": 0, "pos2": 1,  # dealer 2: seat 0 plays first
         "thirty_twos": 1, "knocks": 1, "showdowns": 1, "knocker_won": 0, "paid": 10,
         "eliminated": 1, "first_elimination": 1, "playoff": 1,
     }  # fmt: skip
@@ -57,10 +65,12 @@ def test_thirty_two_a_lost_knock_an_elimination_a_playoff_and_a_thirty_two():
 def test_thirty_one_two_dealt_31s_then_a_knocker_alone_lowest_loses_his_last_two_lives():
     deals = [t31.dealt_31(1, 2), t31.dealt_31(1, 2), ({0: "9C 5D 2H", 1: "10D 3H 2S"}, "8S", "")]
     state = t31.stacked(2, dealer=1, deals=deals)
+    collector = watch(state)
     views = t31.declare_dealt(state) + t31.declare_dealt(state) + knock_round(state)
-    got = row(count(collector_for("thirty-one")(state.game), views), state)
+    got = row(count(collector, views), state)
     assert got == {
         "actions": 5, "turns": 2, "limit": 0, "hands": 3, "win0": 0, "win1": 1,
+        "pos0": 0, "pos1": 1,  # dealer 1: seat 0 is first to play (seat 1 declares first)
         "dealt_31": 2, "made_31": 0, "knocks": 1, "showdowns": 1, "knocker_lost": 1,
         "knocker_saved": 0, "others_lost": 0, "voids": 0, "lives_lost": 4, "comeback": 0,
     }  # fmt: skip
@@ -80,31 +90,35 @@ def test_toe_x_wins_with_a_line_on_the_seventh_turn():
     # X plays RC1 RH1 RT1 RS1 (a straight line), O plays three cards elsewhere in between.
     state = toe.stacked({0: "YC3 YC4 YH3", 1: "GC3 GC4 GH3"},
                         stock="RC1 BS4 RH1 BS3 RT1 BT4 RS1")  # fmt: skip
+    collector = watch(state)
     views = []
     for card in ("RC1", "BS4", "RH1", "BS3", "RT1", "BT4", "RS1"):
         views += toe.act(state, "draw", f"play {card}")
-    got = row(count(collector_for("toe")(state.game), views), state)
-    assert got["x_wins"] == 1 and got["win0"] == 1 and got["draw"] == 0
+    got = row(count(collector, views), state)
+    assert got["x_wins"] == 1 and got["win0"] == 1 and got["pos0"] == 1 and got["draw"] == 0
     assert (got["plays"], got["wasted"], got["line"], got["line_turn"]) == (7, 0, 1, 7)
     assert got["actions"] == 14 and got["limit"] == 0
 
 
 def test_toe_the_turn_limit_is_a_draw_at_a_safety_limit():
     state = toe.stacked({0: "RC1 YH2 GT3", 1: "BS4 RH1 YT2"}, max_turns=3)
+    collector = watch(state)
     views = toe.act(state, "discard RC1 YH2", "discard BS4 RH1", "draw")
     views += toe.act(state, f"play {toe.hand(state, 0)[-1]}")
-    got = row(count(collector_for("toe")(state.game), views), state)
+    got = row(count(collector, views), state)
     assert (got["limit"], got["draw"], got["line"], got["line_turn"]) == (1, 1, 0, 0)
     assert got["win0"] == got["win1"] == 0 and got["x_wins"] == 0
 
 
 def test_memo_match_pairs_a_declaration_and_the_table_taken():
-    state = memo.stacked(3, "RC1 RC2 YH1 YH2 GT3", order=[0, 1, 2])
+    state = memo.stacked(3, "RC1 RC2 YH1 YH2 GT3", order=[2, 0, 1])
+    collector = watch(state)
     views = memo.play(state, "A1 C1", "A1 B1", "C1 D1", "declare")
-    views += memo.play(state, "pass", seat=0) + memo.play(state, "pass", seat=2)
-    got = row(count(collector_for("memo-match")(state.game), views), state)
+    views += memo.play(state, "pass", seat=1) + memo.play(state, "pass", seat=2)
+    got = row(count(collector, views), state)
     assert got == {
-        "actions": 9, "turns": 4, "limit": 0, "win0": 0, "win1": 1, "win2": 0,
+        "actions": 9, "turns": 4, "limit": 0, "win0": 1, "win1": 0, "win2": 0,
+        "pos0": 0, "pos1": 1, "pos2": 0,  # seat 2 flips first, seat 0 second
         "pairs": 2, "triples": 0, "declarations": 1, "spotted": 0, "took_all": 1,
         "wrong_claims": 0, "main_turns": 4, "cleared": 1, "playoff": 0,
     }  # fmt: skip
@@ -112,17 +126,20 @@ def test_memo_match_pairs_a_declaration_and_the_table_taken():
 
 def test_memo_match_the_turn_limit_leaves_the_table_uncleared():
     state = memo.stacked(2, "RC1 YH2 GT3 BS4", max_turns=2)
-    views = memo.play(state, "A1 B1", "C1 D1")
-    got = row(count(collector_for("memo-match")(state.game), views), state)
+    collector = watch(state)
+    got = row(count(collector, memo.play(state, "A1 B1", "C1 D1")), state)
     assert (got["limit"], got["cleared"], got["main_turns"], got["win0"]) == (1, 0, 2, 0.5)
 
 
 def test_three_up_a_failed_blind_flip_and_two_pickups():
     state = up.arranged(2, hands={1: "9 9"}, down={0: "3"}, pile="5")
+    collector = watch(state)
     views = up.play(state, "flip", "play 9", "pickup", "play 9")
-    got = row(count(collector_for("three-up-three-down")(state.game), views), state)
+    got = row(count(collector, views), state)
+    assert state.dealer == 0  # the deal's dealer: seat 1 counts as the first to play
     assert got == {
-        "actions": 4, "turns": 4, "limit": 0, "win0": 0, "win1": 1, "pickups": 2,
+        "actions": 4, "turns": 4, "limit": 0, "win0": 0, "win1": 1, "pos0": 1, "pos1": 0,
+        "pickups": 2,
         "clear_run": 0, "clear_c": 0, "clear_c1": 0, "clear_c2": 0, "blind": 1,
         "blind_failed": 1, "turns_per_player": 2,
     }  # fmt: skip

@@ -2,7 +2,8 @@
 
 Plots, drawn with matplotlib (the optional extra ``tripletopper[plots]``):
 
-- ``seat_advantage``: each seat's win rate minus the fair share, with 95% error bars;
+- ``seat_advantage``: each seat's and each position's (in the order of play) win rate
+  minus the fair share, with 95% error bars;
 - ``lengths``: the distribution of game length (actions, turns, hands) per cell;
 - ``sweep_NAME``: every metric against each swept value, one line per value of the
   other sweeps, with 95% error bars.
@@ -24,6 +25,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from tripletopper.analysis.run import CellRun
+from tripletopper.analysis.summary import metric_keys
 
 LENGTHS = ("actions", "turns", "hands")
 SVG_METADATA = {"Date": None}  # no time stamp: the same run gives the same files
@@ -33,7 +35,11 @@ def write_report(doc: dict[str, Any], runs: Sequence[CellRun], out: Path) -> Pat
     """Write every plot and ``report.html`` into ``out``; return the page's path."""
     out.mkdir(parents=True, exist_ok=True)
     plots = [
-        ("seat_advantage", "Win rate by seat against the fair share", seat_plot(doc)),
+        (
+            "seat_advantage",
+            "Win rate against the fair share, by seat and by position",
+            seat_plot(doc),
+        ),
         ("lengths", "Game length", length_plot(runs)),
     ]
     for name in doc["sweeps"]:
@@ -54,27 +60,30 @@ def cell_label(cell: dict[str, Any]) -> str:
 
 
 def seat_plot(doc: dict[str, Any]) -> Figure:
+    """Win rate minus the fair share by seat, and by position in the order of play."""
     cells = doc["cells"]
     seats = max(cell["players"] for cell in cells)
-    figure = Figure(figsize=(max(5.0, 1.2 * seats + 0.4 * len(cells)), 3.6), layout="constrained")
-    ax = figure.add_subplot()
-    width = 0.8 / len(cells)
-    for i, cell in enumerate(cells):
-        fair = cell["fair_share"]
-        xs, ys, below, above = [], [], [], []
-        for seat in range(cell["players"]):
-            fig = cell["metrics"][f"win_seat{seat}"]
-            xs.append(seat - 0.4 + width * (i + 0.5))
-            ys.append(fig["value"] - fair)
-            below.append(fig["value"] - fig["low"])
-            above.append(fig["high"] - fig["value"])
-        ax.bar(xs, ys, width, yerr=[below, above], capsize=2, label=cell_label(cell))
-    ax.axhline(0, color="black", linewidth=0.8)
-    ax.set_xticks(range(seats), [f"seat {s}" for s in range(seats)])
-    ax.set_ylabel("win rate - fair share")
-    ax.set_title(f"{doc['title']}: seat advantage (95% intervals)")
+    width = max(5.0, 1.2 * seats + 0.4 * len(cells))
+    figure = Figure(figsize=(2 * width, 3.8), layout="constrained")
+    for k, (prefix, name) in enumerate((("win_seat", "seat"), ("win_pos", "position"))):
+        ax = figure.add_subplot(1, 2, k + 1)
+        bar = 0.8 / len(cells)
+        for i, cell in enumerate(cells):
+            fair = cell["fair_share"]
+            figs = [cell["metrics"].get(f"{prefix}{s}") for s in range(cell["players"])]
+            shown = [(s, f) for s, f in enumerate(figs) if f is not None]
+            xs = [s - 0.4 + bar * (i + 0.5) for s, _ in shown]
+            ys = [f["value"] - fair for _, f in shown]
+            err = [[_half(f, "low") for _, f in shown], [_half(f, "high") for _, f in shown]]
+            ax.bar(xs, ys, bar, yerr=err, capsize=2, label=cell_label(cell))
+        ax.axhline(0, color="black", linewidth=0.8)
+        labels = [f"seat {s}" if name == "seat" else f"{s + 1}." for s in range(seats)]
+        ax.set_xticks(range(seats), labels)
+        ax.set_ylabel("win rate - fair share")
+        title = "by seat" if name == "seat" else "by position in the order of play (1. = first)"
+        ax.set_title(f"{doc['title']}: {title}", fontsize="medium")
     if len(cells) > 1:
-        ax.legend(fontsize="small")
+        figure.axes[0].legend(fontsize="small")
     return figure
 
 
@@ -109,7 +118,7 @@ def sweep_plot(doc: dict[str, Any], name: str) -> Figure:
     cells = doc["cells"]
     values = doc["sweeps"][name]
     others = [n for n in doc["sweeps"] if n != name]
-    keys = list(dict.fromkeys(k for cell in cells for k in cell["metrics"]))
+    keys = metric_keys(cells)
     columns = 4
     rows = (len(keys) + columns - 1) // columns
     figure = Figure(figsize=(4.0 * columns, 2.8 * rows), layout="constrained")

@@ -103,7 +103,9 @@ def play_batch(job: Job) -> list[list[float]]:
             gseed = game_seed(seed, index)
             players = [factory(s, bot_seed(gseed, s)) for s, factory in enumerate(factories)]
             counting = collector(game)
-            state = play_game(game, players, gseed, listener=counting.listen)
+            state = game.new_state(gseed)
+            counting.start(state)
+            play_game(game, players, gseed, listener=counting.listen, state=state)
             rows.append(counting.finish(state))
     return rows
 

@@ -85,6 +85,13 @@ def cell_json(run: CellRun) -> dict[str, Any]:
     }
 
 
+def metric_keys(cells: list[dict[str, Any]]) -> list[str]:
+    """The metric keys of JSON cells in one order: the order of the cell that has most
+    (cells of more players have more seats)."""
+    ordered = sorted(cells, key=lambda cell: -len(cell["metrics"]))
+    return list(dict.fromkeys(key for cell in ordered for key in cell["metrics"]))
+
+
 def command_line(plan: Plan) -> str:
     """The command that reproduces ``plan`` (the number of workers changes nothing)."""
     words = ["tripletopper", "analyze", plan.game]

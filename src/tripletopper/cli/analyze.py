@@ -16,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from tripletopper.analysis.run import Plan, parse_sweep, run_plan
-from tripletopper.analysis.summary import document, write_csv
+from tripletopper.analysis.summary import document, metric_keys, write_csv
 from tripletopper.bots import default_bot
 from tripletopper.cli.common import game_options, split_bots, worker_options
 from tripletopper.errors import TripleTopperError
@@ -173,7 +173,7 @@ def print_document(doc: dict[str, Any], console: Console, seconds: float | None 
     table.add_column("metric")
     for cell in cells:
         table.add_column(_cell_label(cell), justify="right")
-    keys = list(dict.fromkeys(key for cell in cells for key in cell["metrics"]))
+    keys = metric_keys(cells)
     for key in keys:
         figs = [cell["metrics"].get(key) for cell in cells]
         label = next(f["label"] for f in figs if f is not None)

@@ -7,8 +7,10 @@ row of numbers, the game's *columns*.  A :class:`Metric` says how the rows of
 many games become one figure with a 95% interval (:mod:`..summary`).
 
 Every game has the columns ``actions``, ``turns``, ``limit`` (the game ended at a
-safety limit) and ``win0``, ``win1``, ... (each seat's share of the win); games
-played in hands add ``hands``.
+safety limit), ``win0``, ``win1``, ... (each seat's share of the win) and ``pos0``,
+``pos1``, ... (the share of the player first to play, second, ...: where the
+dealer is drawn at random, seat numbers are even by design and the order of play
+is what can favour someone); games played in hands add ``hands``.
 """
 
 from __future__ import annotations
@@ -55,10 +57,18 @@ def length_metrics(hands: bool) -> tuple[Metric, ...]:
 
 
 def seat_metrics(players: int) -> tuple[Metric, ...]:
-    """Each seat's win rate (compare with the fair share ``1 / players``)."""
-    return tuple(
+    """Each seat's and each position's win rate (compare with the fair share ``1 / players``)."""
+    seats = [
         Metric(f"win_seat{s}", f"seat {s} win rate", "share", f"win{s}") for s in range(players)
-    )
+    ]
+    positions = [
+        Metric(f"win_pos{p}", f"win rate of the player {ORDINALS[p]} to play", "share", f"pos{p}")
+        for p in range(players)
+    ]
+    return (*seats, *positions) if players > 1 else tuple(seats)
+
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
 
 
 class Collector:
@@ -74,6 +84,15 @@ class Collector:
         self.game = game
         self.row: dict[str, float] = dict.fromkeys(self.columns, 0.0)
         self.limit = False
+        self.first = 0
+
+    def start(self, state: State) -> None:
+        """Before the first action: note who plays first (see :meth:`first_player`)."""
+        self.first = self.first_player(state.public_observation(), state.to_act())
+
+    def first_player(self, public: Mapping[str, Any], to_act: tuple[int, ...]) -> int:
+        """The seat that plays first, from the public view at the start: the one to act."""
+        return to_act[0] if len(to_act) == 1 else 0
 
     @classmethod
     def metrics(cls, game: Game) -> tuple[Metric, ...]:
@@ -83,7 +102,8 @@ class Collector:
     @classmethod
     def all_columns(cls, game: Game) -> tuple[str, ...]:
         shared = ["actions", "turns", "limit"] + (["hands"] if cls.has_hands else [])
-        return (*shared, *(f"win{s}" for s in range(game.players)), *cls.columns)
+        seats = range(game.players)
+        return (*shared, *(f"win{s}" for s in seats), *(f"pos{p}" for p in seats), *cls.columns)
 
     def listen(self, state: State, seat: int, action: Action, events: list[Event]) -> None:
         """The runner's listener: every event's public fields go to :meth:`see`."""
@@ -109,7 +129,10 @@ class Collector:
         if self.has_hands:
             shared.append(float(stats["hands"]))
         row = self.row
-        return [*shared, *results.returns(), *(row[c] for c in self.columns)]
+        returns = results.returns()
+        players = len(returns)
+        by_position = [returns[(self.first + p) % players] for p in range(players)]
+        return [*shared, *returns, *by_position, *(row[c] for c in self.columns)]
 
     def end(self, state: State, stats: Mapping[str, float]) -> None:
         """Fill the columns known only at the end (from stats and results)."""

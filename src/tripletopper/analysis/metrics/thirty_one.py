@@ -33,6 +33,10 @@ class ThirtyOneCollector(Collector):
             Metric("comeback", "games won by a player circling the drain", "share", "comeback"),
         )  # fmt: skip
 
+    def first_player(self, public: Mapping[str, Any], to_act: tuple[int, ...]) -> int:
+        # Not the one to act: a dealt 31 is declared before the dealer's left plays.
+        return int(public["dealer"] + 1) % self.game.players
+
     def on(self, kind: str, data: Mapping[str, Any]) -> None:
         row = self.row
         if kind == "knocked":

@@ -32,6 +32,10 @@ class ThreeUpCollector(Collector):
             Metric("turns_per_player", "turns per player", "mean", "turns_per_player"),
         )  # fmt: skip
 
+    def first_player(self, public: Mapping[str, Any], to_act: tuple[int, ...]) -> int:
+        # Everyone chooses 3UP cards at once; then the dealer's left plays first.
+        return int(public["dealer"] + 1) % self.game.players
+
     def on(self, kind: str, data: Mapping[str, Any]) -> None:
         row = self.row
         if kind == "picked_up":

@@ -35,6 +35,9 @@ class ToeCollector(Collector):
             Metric("correct", "answers that were right", "rate", "correct", "answered"),
         )  # fmt: skip
 
+    def first_player(self, public: Mapping[str, Any], to_act: tuple[int, ...]) -> int:
+        return int(public["x"])  # positions are X, then O (X plays first without the quiz)
+
     def on(self, kind: str, data: Mapping[str, Any]) -> None:
         row = self.row
         if kind == "played":
