@@ -3,6 +3,8 @@
 A collector sees the events as a spectator does (type and public fields), so the
 scenarios feed it the public views the games' own test helpers return."""
 
+from array import array
+
 import pytest
 
 from tripletopper.analysis.metrics import COLLECTORS, Collector, all_metrics, collector_for
@@ -170,7 +172,7 @@ def test_figures_from_rows_known_by_hand():
          "first_elimination": 2, "actions": 10},
         {"win1": 0.5, "win2": 0.5, "hands": 4, "thirty_twos": 0, "paid": 6, "actions": 30},
     ]  # fmt: skip
-    run.rows = [[{**base, **g}[c] for c in run.columns] for g in games]
+    run.rows = [array("d", [{**base, **g}[c] for c in run.columns]) for g in games]
     figures = summarize(run)
     assert figures["win_seat0"].estimate.value == 0.5 and figures["win_seat0"].estimate.n == 2
     assert figures["win_seat1"].estimate.value == 0.25

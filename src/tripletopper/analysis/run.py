@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -91,7 +92,7 @@ Job = tuple[str, Cell, tuple[str, ...], int, int, int, str | None]
 """``(game, cell, bots, seed, first game, games, questions)``: one batch."""
 
 
-def play_batch(job: Job) -> list[list[float]]:
+def play_batch(job: Job) -> list[array[float]]:
     """The rows of one batch of games (run in a worker process or on a Ray worker)."""
     name, cell, bots, seed, first, count, questions = job
     game = _cached_build(name, cell, questions)
@@ -119,7 +120,7 @@ class CellRun:
     bots: list[str]
     columns: tuple[str, ...]
     metrics: tuple[Metric, ...]
-    rows: list[list[float]] = field(default_factory=list)
+    rows: list[array[float]] = field(default_factory=list)
 
     def column(self, name: str) -> list[float]:
         at = self.columns.index(name)

@@ -15,6 +15,7 @@ is what can favour someone); games played in hands add ``hands``.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
@@ -119,8 +120,9 @@ class Collector:
     def on(self, kind: str, data: Mapping[str, Any]) -> None:
         """A game's own counting of one event."""
 
-    def finish(self, state: State) -> list[float]:
-        """The game's row, in :meth:`all_columns` order, once it is over."""
+    def finish(self, state: State) -> array[float]:
+        """The game's row, in :meth:`all_columns` order, once it is over (8 bytes a number:
+        a run keeps every game's row)."""
         results = state.results()
         assert results is not None
         stats = state.stats()
@@ -132,7 +134,7 @@ class Collector:
         returns = results.returns()
         players = len(returns)
         by_position = [returns[(self.first + p) % players] for p in range(players)]
-        return [*shared, *returns, *by_position, *(row[c] for c in self.columns)]
+        return array("d", [*shared, *returns, *by_position, *(row[c] for c in self.columns)])
 
     def end(self, state: State, stats: Mapping[str, float]) -> None:
         """Fill the columns known only at the end (from stats and results)."""
