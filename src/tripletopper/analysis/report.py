@@ -114,11 +114,14 @@ def cell_label_of(run: CellRun) -> str:
 
 
 def sweep_plot(doc: dict[str, Any], name: str) -> Figure:
-    """Small multiples: each metric against ``name``, a line per value of the other sweeps."""
+    """Small multiples: each metric against ``name``, a line per value of the other sweeps.
+
+    Positions are drawn as win rate minus the fair share (so that tables of different
+    sizes compare); seat numbers are left to the seat plot."""
     cells = doc["cells"]
     values = doc["sweeps"][name]
     others = [n for n in doc["sweeps"] if n != name]
-    keys = metric_keys(cells)
+    keys = [k for k in metric_keys(cells) if not k.startswith("win_seat")]
     columns = 4
     rows = (len(keys) + columns - 1) // columns
     figure = Figure(figsize=(4.0 * columns, 2.8 * rows), layout="constrained")
@@ -130,22 +133,29 @@ def sweep_plot(doc: dict[str, Any], name: str) -> Figure:
     groups = list(itertools.product(*(doc["sweeps"][n] for n in others)))
     for k, key in enumerate(keys):
         ax: Axes = figure.add_subplot(rows, columns, k + 1)
+        relative = key.startswith("win_pos")
         for group in groups:
             fixed = dict(zip(others, group, strict=True))
             line = [_pick(cells, {**fixed, name: v}, key) for v in values]
-            points = [(x, f) for x, f in zip(xs, line, strict=True) if f and f["value"] is not None]
+            points = [(x, c, f) for x, (c, f) in zip(xs, line, strict=True) if f is not None]
+            points = [(x, c, f) for x, c, f in points if f["value"] is not None]
             if not points:
                 continue
-            px = [x for x, _ in points]
-            py = [f["value"] for _, f in points]
-            err = [[_half(f, "low") for _, f in points], [_half(f, "high") for _, f in points]]
-            label = ", ".join(f"{n}={v}" for n, v in fixed.items()) or None
-            ax.errorbar(px, py, yerr=err, marker="o", capsize=3, label=label)
+            shift = [c["fair_share"] if relative else 0.0 for _, c, _ in points]
+            figs = [f for _, _, f in points]
+            ax.errorbar(
+                [x for x, _, _ in points],
+                [f["value"] - d for f, d in zip(figs, shift, strict=True)],
+                yerr=[[_half(f, "low") for f in figs], [_half(f, "high") for f in figs]],
+                marker="o", capsize=3,
+                label=", ".join(f"{n}={v}" for n, v in fixed.items()) or None,
+            )  # fmt: skip
+        if relative:
+            ax.axhline(0, color="black", linewidth=0.8)
         label = next((c["metrics"][key]["label"] for c in cells if key in c["metrics"]), key)
-        ax.set_title(label, fontsize="small")
+        ax.set_title(label + (" - fair share" if relative else ""), fontsize="small")
         ax.set_xlabel(name, fontsize="small")
-        if not numeric:
-            ax.set_xticks(xs, values)
+        ax.set_xticks(xs, values)
     if groups and others and figure.axes:
         figure.axes[0].legend(fontsize="x-small")
     return figure
@@ -157,12 +167,14 @@ def _half(fig: dict[str, Any], side: str) -> float:
     return 0.0 if bound is None else abs(bound - fig["value"])
 
 
-def _pick(cells: list[dict[str, Any]], swept: dict[str, str], key: str) -> dict[str, Any] | None:
+def _pick(
+    cells: list[dict[str, Any]], swept: dict[str, str], key: str
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The cell of these swept values, and its figure ``key`` (None where it has none)."""
     for cell in cells:
         if cell["swept"] == swept:
-            figure: dict[str, Any] | None = cell["metrics"].get(key)
-            return figure
-    return None
+            return cell, cell["metrics"].get(key)
+    raise KeyError(f"no cell {swept}")  # the grid holds every combination
 
 
 def _number(text: str) -> float | None:
