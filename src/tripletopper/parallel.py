@@ -16,6 +16,7 @@ whatever the number of workers or machines.
 from __future__ import annotations
 
 import os
+import socket
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
@@ -60,6 +61,8 @@ def connect_ray(address: str) -> Any:
         import ray
     except ImportError:
         raise RayUnavailable("Ray is not installed: pip install 'tripletopper[cluster]'") from None
+    if address not in ("auto", "local"):
+        _check_reachable(address)  # Ray itself retries an unreachable head for minutes
     if not ray.is_initialized():
         settings: dict[str, Any] = {"log_to_driver": False, "configure_logging": False}
         try:
@@ -70,6 +73,18 @@ def connect_ray(address: str) -> Any:
         except (ConnectionError, RuntimeError, ValueError) as exc:
             raise RayUnavailable(f"cannot reach the Ray cluster at {address!r}: {exc}") from None
     return ray
+
+
+def _check_reachable(address: str, seconds: float = 5.0) -> None:
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not host or not port.isdigit():
+        raise RayUnavailable(
+            f"a Ray address is auto, local, HOST:PORT or ray://HOST:PORT (got {address!r})"
+        )
+    try:
+        socket.create_connection((host, int(port)), timeout=seconds).close()
+    except OSError as exc:
+        raise RayUnavailable(f"cannot reach the Ray cluster at {address!r}: {exc}") from None
 
 
 def _ray_map(func: Callable[[J], R], jobs: Sequence[J], address: str) -> Iterator[R]:

@@ -100,6 +100,8 @@ def test_bad_requests_are_usage_errors():
         (["toe", "--sweep", "colour=red,blue"], "no option 'colour'"),
         (["toe", "--sweep", "players=2,3"], "2 players"),
         (["toe", "--bots", "wizard"], "no bot 'wizard'"),
+        (["toe", "--sweep", "max_turns=5", "--sweep", "max_turns=9"], "max_turns swept twice"),
+        (["toe", "--sweep", "players=two"], "players are whole numbers (got 'two')"),
     ]:
         result = run(*args, "--games", "2")
         assert result.exit_code == 2, (args, result.output)

@@ -7,9 +7,11 @@ the reason (CI installs it through the test extra)."""
 from __future__ import annotations
 
 import pytest
+from click.testing import CliRunner
 
 from tripletopper.analysis.run import Plan, run_plan
 from tripletopper.analysis.summary import document
+from tripletopper.cli import cli
 from tripletopper.games import GAMES
 from tripletopper.parallel import RayUnavailable, connect_ray
 from tripletopper.tournament import run_tournament
@@ -48,3 +50,14 @@ def test_a_tournament_on_ray_equals_the_process_pool(local_ray):
         ]
 
     assert standings(ray=local_ray) == standings(workers=2)
+
+
+def test_an_unreachable_or_malformed_address_is_a_clear_error_at_once():
+    for address, message in [
+        ("127.0.0.1:1", "cannot reach the Ray cluster at '127.0.0.1:1'"),
+        ("ray://127.0.0.1:1", "cannot reach the Ray cluster at 'ray://127.0.0.1:1'"),
+        ("head", "a Ray address is auto, local, HOST:PORT or ray://HOST:PORT (got 'head')"),
+    ]:
+        for command in (["analyze", "toe"], ["tournament", "toe", "--bots", "random,medium"]):
+            result = CliRunner().invoke(cli, [*command, "--games", "2", "--ray", address])
+            assert result.exit_code == 1 and message in result.output, result.output

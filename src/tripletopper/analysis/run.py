@@ -57,16 +57,25 @@ class Plan:
 
     def cells(self) -> list[Cell]:
         names = [name for name, _ in self.sweeps]
+        twice = sorted({name for name in names if names.count(name) > 1})
+        if twice:
+            raise ValueError(f"{', '.join(twice)} swept twice: give all its values in one --sweep")
         base = dict(parse_option_pairs(self.options))
         out = []
         for values in itertools.product(*(vals for _, vals in self.sweeps)):
             given = dict(zip(names, values, strict=True))
-            players = int(given.pop(PLAYERS)) if PLAYERS in given else self.players
+            players = _count(given.pop(PLAYERS)) if PLAYERS in given else self.players
             options = {**{k: str(v) for k, v in base.items()}, **given}
             out.append(
                 Cell(players, tuple(options.items()), tuple(zip(names, values, strict=True)))
             )
         return out
+
+
+def _count(text: str) -> int:
+    if not text.isdigit():
+        raise ValueError(f"players are whole numbers (got {text!r})")
+    return int(text)
 
 
 def parse_sweep(text: str) -> tuple[str, tuple[str, ...]]:
