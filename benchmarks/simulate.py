@@ -8,10 +8,11 @@ ratios taken inside each round.  Nothing is asserted: this script measures.
 
 - one core: ``runner.simulate`` (bots choose through the bot contract, every action
   is checked, no events are built), for ``--seconds`` per round;
-- workers: the same ``analyze`` run (events on, the per-game metrics counted) on one
-  worker process and on two; the speed-up is time(1) / time(2).
+- workers: the same ``analyze`` run (events on, the per-game metrics counted), sized
+  to take ``--pool-seconds`` on one worker process, on one and on two; the
+  speed-up is time(1) / time(2).
 
-    python benchmarks/simulate.py [--seconds 1] [--rounds 3] [--game NAME] [--games 200]
+    python benchmarks/simulate.py [--seconds 1] [--rounds 3] [--game NAME] [--pool-seconds 3]
 """
 
 from __future__ import annotations
@@ -65,19 +66,25 @@ def one_core(names: list[str], seconds: float, rounds: int) -> None:
         )
 
 
-def workers(name: str, games: int, rounds: int) -> None:
+def workers(name: str, seconds: float, rounds: int) -> None:
+    """time(1 worker) / time(2 workers) for an ``analyze`` run of about ``seconds`` on one."""
+    probe = Plan(name, PLAYERS[name], bots=("medium",), games=40, seed=7)
+    started = time.perf_counter()
+    run_plan(probe, workers=1)
+    per_game = (time.perf_counter() - started) / probe.games
+    games = max(40, round(seconds / per_game))
     plan = Plan(name, PLAYERS[name], bots=("medium",), games=games, seed=7)
     speedups = []
     for _ in range(rounds):
-        seconds = []
+        times = []
         for count in (1, 2):
             started = time.perf_counter()
             run_plan(plan, workers=count)
-            seconds.append(time.perf_counter() - started)
-        speedups.append(seconds[0] / seconds[1])
+            times.append(time.perf_counter() - started)
+        speedups.append(times[0] / times[1])
     print(
-        f"analyze {name} (medium, {games} games): 2 workers / 1 worker = "
-        f"{spread(speedups, '.2f')} x"
+        f"analyze {name} (medium, {games} games, {times[0]:.1f} s on one worker): "
+        f"2 workers / 1 worker = {spread(speedups, '.2f')} x"
     )
 
 
@@ -86,13 +93,15 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=1.0, help="length of one measurement")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--game", choices=sorted(GAMES), action="append")
-    parser.add_argument("--games", type=int, default=200, help="games of the workers run")
+    parser.add_argument(
+        "--pool-seconds", type=float, default=3.0, help="length of a one-worker analyze run"
+    )
     args = parser.parse_args()
     names = args.game or sorted(GAMES)
     print(f"Python {platform.python_version()} ({sys.implementation.name}), {os.cpu_count()} cores")
     one_core(names, args.seconds, args.rounds)
     for name in names:
-        workers(name, args.games, args.rounds)
+        workers(name, args.pool_seconds, args.rounds)
 
 
 if __name__ == "__main__":
