@@ -40,7 +40,7 @@ def write_report(doc: dict[str, Any], runs: Sequence[CellRun], out: Path) -> Pat
             "Win rate against the fair share, by seat and by position",
             seat_plot(doc),
         ),
-        ("lengths", "Game length", length_plot(runs)),
+        ("lengths", "Game length", length_plot(runs, doc["cells"])),
     ]
     for name in doc["sweeps"]:
         if len(doc["sweeps"][name]) > 1:
@@ -87,7 +87,7 @@ def seat_plot(doc: dict[str, Any]) -> Figure:
     return figure
 
 
-def length_plot(runs: Sequence[CellRun]) -> Figure:
+def length_plot(runs: Sequence[CellRun], cells: Sequence[dict[str, Any]]) -> Figure:
     shown = [name for name in LENGTHS if name in runs[0].columns]
     figure = Figure(figsize=(4.0 * len(shown), 3.4), layout="constrained")
     for k, name in enumerate(shown):
@@ -95,8 +95,8 @@ def length_plot(runs: Sequence[CellRun]) -> Figure:
         values = [run.column(name) for run in runs]
         top = max(max(v) for v in values)
         bins = _bins(top)
-        for run, data in zip(runs, values, strict=True):
-            ax.hist(data, bins=bins, histtype="step", label=cell_label_of(run))
+        for cell, data in zip(cells, values, strict=True):
+            ax.hist(data, bins=bins, histtype="step", label=cell_label(cell))
         ax.set_xlabel(f"{name} per game")
         ax.set_ylabel("games")
     if len(runs) > 1:
@@ -107,10 +107,6 @@ def length_plot(runs: Sequence[CellRun]) -> Figure:
 def _bins(top: float) -> list[float]:
     step = max(1, int(top // 40) + 1)
     return [x - 0.5 for x in range(0, int(top) + step + 1, step)]
-
-
-def cell_label_of(run: CellRun) -> str:
-    return ", ".join(f"{k}={v}" for k, v in run.cell.swept) or f"{run.game.players} players"
 
 
 def sweep_plot(doc: dict[str, Any], name: str) -> Figure:

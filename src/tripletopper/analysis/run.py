@@ -37,9 +37,6 @@ class Cell:
     swept: tuple[tuple[str, str], ...]
     """The swept names and this cell's values, in the order of the sweeps."""
 
-    def label(self) -> str:
-        return ", ".join(f"{k}={v}" for k, v in self.swept) or "all games"
-
 
 @dataclass(frozen=True)
 class Plan:
