@@ -5,7 +5,8 @@ Every bot sits in every seat equally often: game ``g`` seats the lineup of block
 fill the table) rotated by ``g % players``.  After ``bots x players`` games each
 bot has held each seat the same number of times.
 
-Games run in worker processes (one per core by default); each game's seed comes
+Games run in worker processes (one per core by default) or on a Ray cluster
+(:mod:`tripletopper.parallel`); each game's seed comes
 from the tournament seed and its index, and results are gathered in game order,
 so the same arguments give the same report whatever the number of workers
 (decision times aside).
@@ -20,20 +21,18 @@ standings are ordered by mean place, whose interval is the measure of strength.
 from __future__ import annotations
 
 import math
-import os
 import statistics
 import time
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from tripletopper.analysis.intervals import Z95, wilson
 from tripletopper.bots import bot_factory
 from tripletopper.engine import Game
+from tripletopper.parallel import run_ordered
 from tripletopper.question_banks import make_game
-from tripletopper.runner import bot_seed, game_seed, gc_paused, play_game
-
-Z95 = 1.959963984540054
+from tripletopper.runner import bot_seed, game_seed, play_game
 
 
 def seating(bots: Sequence[str], players: int, index: int) -> list[str]:
@@ -41,19 +40,6 @@ def seating(bots: Sequence[str], players: int, index: int) -> list[str]:
     block, turn = divmod(index, players)
     lineup = [bots[(block + i) % len(bots)] for i in range(players)]
     return [lineup[(seat + turn) % players] for seat in range(players)]
-
-
-def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (successes may be fractional: shared wins)."""
-    if trials == 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    low = 0.0 if p == 0 else max(0.0, centre - half)
-    high = 1.0 if p == 1 else min(1.0, centre + half)
-    return (low, high)
 
 
 @dataclass
@@ -175,9 +161,11 @@ class Tournament:
 
 def run_tournament(
     game: Game, bots: Sequence[str], games: int, seed: int = 0, *, workers: int | None = None,
-    on_game: Callable[[int], None] | None = None,
+    on_game: Callable[[int], None] | None = None, ray: str | None = None,
 ) -> Tournament:  # fmt: skip
-    """Play ``games`` games between ``bots`` with balanced seatings; see the module doc."""
+    """Play ``games`` games between ``bots`` with balanced seatings; see the module doc.
+
+    ``ray`` runs the games on a Ray cluster instead (:mod:`tripletopper.parallel`)."""
     from openskill.models import PlackettLuce
 
     for spec in set(bots):
@@ -192,7 +180,7 @@ def run_tournament(
     report.records = {name: BotRecord(name) for name in ratings}
     wins_vs: dict[str, dict[str, list[float]]] = {}
     started = time.perf_counter()
-    for outcome in _outcomes(jobs, workers):
+    for outcome in run_ordered(_play, jobs, workers=workers, ray=ray):
         report.outcomes.append(outcome)
         report.games += 1
         report.actions += outcome.actions
@@ -226,16 +214,3 @@ def run_tournament(
         a: {b: round(statistics.fmean(v), 4) for b, v in row.items()} for a, row in wins_vs.items()
     }
     return report
-
-
-def _outcomes(
-    jobs: list[tuple[str, int, dict[str, Any], list[str], int, int]], workers: int | None
-) -> Iterator[GameOutcome]:
-    count = workers if workers is not None else (os.cpu_count() or 1)
-    if count <= 1 or len(jobs) < 2:
-        with gc_paused():
-            for job in jobs:
-                yield _play(job)
-        return
-    with ProcessPoolExecutor(max_workers=count) as pool:
-        yield from pool.map(_play, jobs, chunksize=max(1, min(16, len(jobs) // (count * 8))))

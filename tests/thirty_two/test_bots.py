@@ -150,3 +150,10 @@ def test_random_bot_is_deterministic_by_seed():
     for run in runs:
         del run["seconds"], run["actions_per_second"]
     assert runs[0] == runs[1]
+
+
+def test_a_long_hand_without_wilds_does_not_outlast_the_knock_estimate():
+    """Without wilds nobody declares, and a hand can run longer than the unseen cards the
+    medium level samples opponents' draws from (game 33 of seed 0 raised IndexError)."""
+    report = simulate(ThirtyTwo(4, counters=4, no_wilds=True), ["medium"], 34, seed=0)
+    assert report.games == 34

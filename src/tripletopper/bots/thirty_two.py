@@ -226,7 +226,8 @@ class ThirtyTwoHeuristic(Bot):
         hidden = 3 - len(known)
         hits = 0
         for _ in range(self.samples):
-            cards = rng.sample(unseen, hidden + turns + 1)
+            # A long hand (no wilds, no Thirty-two to end it) may outlast the unseen cards.
+            cards = rng.sample(unseen, min(hidden + turns + 1, len(unseen)))
             hand = known + cards[:hidden]
             for extra in cards[hidden:]:
                 hand = self._improve(hand, extra)

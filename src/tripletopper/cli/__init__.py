@@ -1,4 +1,5 @@
-"""The ``tripletopper`` command: play, simulate, tournament, rules, replay, games, bots, serve."""
+"""The ``tripletopper`` command: play, simulate, tournament, analyze, odds, rules, replay, games,
+bots, serve."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ from rich.table import Table
 
 from tripletopper import __version__
 from tripletopper.bots import bot_class, bot_names
+from tripletopper.cli.analyze import analyze_command
 from tripletopper.cli.common import rules_page
+from tripletopper.cli.odds import odds_command
 from tripletopper.cli.play import play_command
 from tripletopper.cli.replay import replay_command
 from tripletopper.cli.serve import serve_command
@@ -76,6 +79,8 @@ cli.add_command(simulate_command)
 cli.add_command(replay_command)
 cli.add_command(tournament_command)
 cli.add_command(serve_command)
+cli.add_command(analyze_command)
+cli.add_command(odds_command)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -41,6 +41,20 @@ def game_options(func: F) -> F:
     return func
 
 
+def worker_options(func: F) -> F:
+    """--workers and --ray: where the games of a batch command are played."""
+    func = click.option(
+        "--ray", "ray", default=None, metavar="auto|local|ADDRESS",
+        help="Run on a Ray cluster instead: 'auto' (the cluster this machine joined), 'local' "
+        "(start one here) or the head's address. Needs tripletopper[cluster].",
+    )(func)  # fmt: skip
+    func = click.option(
+        "--workers", "-w", type=click.IntRange(min=1), default=None,
+        help="Worker processes (default: one per core).",
+    )(func)  # fmt: skip
+    return func
+
+
 def build_game(
     name: str, players: int | None, options: Sequence[str], questions: str | None = None
 ) -> Game:

@@ -12,7 +12,14 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from tripletopper.cli.common import build_game, check_bots, game_options, split_bots
+from tripletopper.cli.common import (
+    build_game,
+    check_bots,
+    game_options,
+    split_bots,
+    worker_options,
+)
+from tripletopper.parallel import RayUnavailable
 from tripletopper.tournament import Tournament, run_tournament
 
 
@@ -21,10 +28,7 @@ from tripletopper.tournament import Tournament, run_tournament
 @game_options
 @click.option("--bots", "bot_list", required=True, metavar="A,B,...", help="The bots to compare.")
 @click.option("--games", "-n", "count", type=click.IntRange(min=1), default=200, show_default=True)
-@click.option(
-    "--workers", "-w", type=click.IntRange(min=1), default=None,
-    help="Worker processes (default: one per core).",
-)  # fmt: skip
+@worker_options
 @click.option("--out", type=click.Path(dir_okay=False), help="Write the full results (JSON) here.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option(
@@ -32,8 +36,8 @@ from tripletopper.tournament import Tournament, run_tournament
 )
 def tournament_command(
     game: str, players: int | None, options: Sequence[str], seed: int | None, bot_list: str,
-    count: int, workers: int | None, out: str | None, as_json: bool, progress: bool | None,
-    questions: str | None,
+    count: int, workers: int | None, ray: str | None, out: str | None, as_json: bool,
+    progress: bool | None, questions: str | None,
 ) -> None:  # fmt: skip
     """Play GAME between bots with balanced seatings; report win rates (95% intervals),
     mean places and OpenSkill ratings."""
@@ -50,10 +54,13 @@ def tournament_command(
     )  # fmt: skip
     with bar:
         task = bar.add_task(f"{the_game.name} tournament", total=count)
-        report = run_tournament(
-            the_game, specs, count, seed or 0, workers=workers,
-            on_game=lambda done: bar.update(task, completed=done),
-        )  # fmt: skip
+        try:
+            report = run_tournament(
+                the_game, specs, count, seed or 0, workers=workers, ray=ray,
+                on_game=lambda done: bar.update(task, completed=done),
+            )  # fmt: skip
+        except RayUnavailable as exc:
+            raise click.ClickException(str(exc)) from None
     if out:
         Path(out).write_text(json.dumps(report.to_json(with_games=True), indent=1) + "\n")
     if as_json:
