@@ -5,14 +5,16 @@ Three tables hold everything needed to rebuild any game by replay:
 - ``tables``: one row per card table (game, players, options, seed, clock, status);
 - ``seats``: who holds each seat (a name, a bot spec or the SHA-256 of a human's
   secret token - never the token itself);
-- ``actions``: every applied action in wire form, numbered from 0, with its seat
-  and the time it was applied (the clocks of timed phases resume from it).
+- ``actions``: every applied action in wire form, numbered from 0, with its seat,
+  the time it was applied (the clocks of timed phases resume from it) and whether
+  the seat's turn clock played it.
 """
 
 from __future__ import annotations
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Column,
     Float,
     ForeignKey,
@@ -22,6 +24,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    false,
 )
 
 metadata = MetaData()
@@ -45,6 +48,7 @@ tables = Table(
     Column("results", Text, nullable=True),  # JSON of Results.to_json()
     Column("rematch_of", String(32), nullable=True),
     Column("rematch", String(32), nullable=True),
+    Column("hints", Boolean, nullable=False, server_default=false()),  # show the game's hints
 )
 Index("ix_tables_status", tables.c.status)
 
@@ -67,4 +71,5 @@ actions = Table(
     Column("seat", Integer, nullable=False),
     Column("action", Text, nullable=False),  # JSON wire form
     Column("at", Float, nullable=False),
+    Column("by_clock", Boolean, nullable=False, server_default=false()),  # the turn clock's
 )
