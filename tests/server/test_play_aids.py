@@ -34,7 +34,8 @@ def test_moves_a_turn_clock_played_are_the_clocks_live_after_a_restart_and_in_th
         setup={"x": 0}, turn_clock=1,
     )  # fmt: skip
     with (
-        app_on(tmp_path) as client, client.websocket_connect(f"/ws/tables/{table_id}") as ann,
+        app_on(tmp_path) as client,
+        client.websocket_connect(f"/ws/tables/{table_id}") as ann,
         client.websocket_connect(f"/ws/tables/{table_id}") as bob,
     ):
         assert hello(ann, tokens[0])["version"] == 0

@@ -2,6 +2,7 @@
 // (hidden cards stay hidden: the server sends only what that view could see).
 import { api, clear, el, getToken } from "/static/common.js";
 import * as cards from "/static/cards.js";
+import { fillIcons } from "/static/icons.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
 const token = getToken(tableId);
@@ -28,7 +29,8 @@ function show(index) {
   $("step").value = at;
   $("where").textContent = `step ${at} of ${data.steps.length - 1}`;
   const names = data.names.map((n, seat) => (seat === data.seat ? "You" : n));
-  renderer.render($("game"), step.observation, { seat: data.seat, names, legal: [], act: () => {}, cards, el, clear, toAct: step.observation.to_act || [] });
+  renderer.render($("game"), step.observation, { seat: data.seat, names, legal: [], act: () => {}, cards, el, clear,
+    toAct: step.observation.to_act || [], events: [], hints: null, game: data.game });
   const log = clear($("log"));
   for (const line of step.log) log.append(el("div", { class: "line" }, line));
 }
@@ -40,6 +42,7 @@ async function init() {
   await load("public");
 }
 
+fillIcons();
 $("viewer").addEventListener("change", (e) => load(e.target.value));
 $("first").addEventListener("click", () => show(0));
 $("prev").addEventListener("click", () => show(at - 1));
