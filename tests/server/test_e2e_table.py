@@ -332,6 +332,7 @@ def test_thirty_two_asks_before_a_click_throws_a_declarable_32_away(browser, tmp
         ann.moved(0)
         rc2 = ann.page.locator("#game [data-card='RC2'].clickable")
         assert "keeps 32, 4 wilds" in ann.page.inner_text("#game .hand")  # each card's preview
+        ann.shot("table-thirty-two-discard.png")
         rc2.click()
         ann.page.wait_for_selector("#ask[open]")
         assert "leaves a Thirty-two" in ann.page.inner_text("#ask")
@@ -445,4 +446,33 @@ def test_threats_are_marked_at_a_toe_table_with_hints(browser, tmp_path):
             ann.moved(version)
             rng.random()
         assert seen, "no threat came up"
+        assert not ann.errors, ann.errors
+
+
+def test_the_toe_cube_is_four_labelled_grids_walked_with_the_keyboard(browser, tmp_path):
+    with live_server(str(tmp_path), bot_delay=0.05) as base:
+        table_id, tokens = open_table(base, game="toe", players=2, humans=1, bots="medium")
+        ann = Player(browser, f"{base}/t/{table_id}#seat={tokens[0]}", DESKTOP)
+        ann.my_turn(0)
+        grids = ann.page.eval_on_selector_all(
+            "#game [role='grid']", "ns => ns.map(n => n.getAttribute('aria-label'))"
+        )
+        assert grids == [f"Layer {n} (number {n})" for n in (1, 2, 3, 4)]
+        assert ann.page.locator("#game [role='grid'] [role='gridcell']").count() == 64
+        label = ann.page.get_attribute("[data-cell='GT3']", "aria-label")
+        assert label.startswith("GT3, green triangle 3: ")
+        ann.page.focus("[data-cell='RC1']")
+        walk = []
+        for key in ["ArrowRight"] * 4 + [
+            "ArrowDown",
+            "PageDown",
+            "PageUp",
+            "PageUp",
+            "End",
+            "Home",
+        ]:
+            ann.press(key)
+            walk.append(ann.page.evaluate("() => document.activeElement.dataset.cell"))
+        assert walk == ["RH1", "RT1", "RS1", "RC2", "YC2", "YC3", "YC2", "YC1", "BS1", "RC1"]
+        assert ann.page.locator("#game .toe-cell[tabindex='0']").count() == 1  # one tab stop
         assert not ann.errors, ann.errors

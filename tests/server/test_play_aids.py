@@ -134,3 +134,16 @@ def test_hints_are_in_the_view_only_at_tables_that_turn_them_on(client):
 def test_a_table_says_what_its_scores_count(client, game, players, unit):
     table = client.post("/api/tables", json={"game": game, "players": players}).json()["table"]
     assert table["score_unit"] == unit
+
+
+def test_a_rematch_keeps_the_tables_hints(tmp_path):
+    table_id, tokens = stored_table(
+        str(tmp_path), "toe", 2, people={0: "Ann", 1: "Bob"}, options={"max_turns": 1},
+        setup={"x": 0}, turn_clock=1, hints=True,
+    )  # fmt: skip
+    with app_on(tmp_path) as client, client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        hello(ws, tokens[0])
+        while next_update(ws)["status"] != "finished":
+            pass
+        made = client.post(f"/api/tables/{table_id}/rematch", headers=seat_header(tokens[0]))
+        assert made.json()["table"]["hints"] is True

@@ -92,7 +92,7 @@ export class Attention {
   // The sound and notification toggles, for the page's header.
   controls(el) {
     const sound = el("button", { type: "button", class: "toggle", id: "sound-toggle", "aria-pressed": String(this.sound),
-      title: "Play a chime when it is your turn" });
+      "aria-label": "Sound", title: "Play a chime when it is your turn" });
     const paintSound = () => {
       sound.replaceChildren(icon(this.sound ? "sound" : "mute"), el("span", { class: "toggle-text" }, this.sound ? "Sound on" : "Sound off"));
       sound.setAttribute("aria-pressed", String(this.sound));
@@ -106,7 +106,7 @@ export class Attention {
     this.soundButton = sound;
     const buttons = [sound];
     if ("Notification" in window) {
-      const bell = el("button", { type: "button", class: "toggle", id: "notify-toggle",
+      const bell = el("button", { type: "button", class: "toggle", id: "notify-toggle", "aria-label": "Alerts",
         title: "Show a notification when it is your turn and this tab is hidden" });
       const paintBell = () => {
         bell.replaceChildren(icon("bell"), el("span", { class: "toggle-text" }, this.notify ? "Alerts on" : "Alerts off"));

@@ -408,13 +408,13 @@ function focusPlay(remembered) {
   const target = (remembered && findByKey(page.focus.key))
     || [...document.querySelectorAll("#game [data-keys='hand'] .clickable, #game .clickable, #game button, #actions button")].find(focusable)
     || $("game");
-  target.focus({ preventScroll: false });
+  if (target !== document.activeElement) target.focus({ preventScroll: false });
 }
 
 function restoreFocus() {
   if (!page.focus.inPlay || moves.busy) return;
   const active = document.activeElement;
-  if (active && active !== document.body) return;
+  if (active && active !== document.body && active !== $("game")) return;  // the table itself: a stopgap
   focusPlay(true);
 }
 
