@@ -208,7 +208,8 @@ function renderSeats(table) {
     el("span", { class: "summary-label" }, open ? "Invite and seats" : "Seats:"),
     ...(open ? [] : table.seats.map((info) => el("span", {
       class: `chip${info.seat === page.seat ? " mine" : ""}${toAct.includes(info.seat) ? " acting" : ""}`,
-    }, info.name || "empty"))));
+    }, info.name || "empty"))),
+    open ? null : el("span", { class: "summary-more" }, $("table-info").open ? "hide" : "invite link, seats"));
   const box = clear($("seats"));
   const seated = page.seat !== null;
   for (const info of table.seats) {
@@ -453,6 +454,7 @@ $("start").addEventListener("click", () => seatCall("POST", "/start"));
 $("rematch").addEventListener("click", () => seatCall("POST", "/rematch"));
 $("copy-invite").addEventListener("click", () => { $("invite").select(); navigator.clipboard?.writeText($("invite").value); });
 $("keys-toggle").addEventListener("click", toggleHelp);
+$("table-info").addEventListener("toggle", () => render());
 $("tools").prepend(...attention.controls(el));
 $("settings").append(moves.setting());
 fillIcons();
