@@ -15,7 +15,8 @@ runs, and ``TABLE`` actions now and then.  Along the way:
 - a clone is independent of its original (both ways); a record replays to the
   identical state; a finished game has results that rank every seat once;
 - ``resample(seat, rng)`` keeps that seat's observation, who acts and its legal
-  actions, and its future plays on;
+  actions (and their previews), the hints for it and for a spectator, and its future
+  plays on;
 - no view shows a card its seat cannot see: observations hold nothing a resample
   could change (above); the spectator's names no card some seat's does not; every
   card an event shows a viewer is in that viewer's observation just before or just
@@ -330,11 +331,18 @@ def check_clone(state: State, rng: random.Random, weights: dict[str, float]) -> 
 
 
 def check_resample(state: State, seat: int, seed: int, weights: dict[str, float]) -> None:
-    """What the seat sees, who acts and what it may do survive a resample; it plays on."""
+    """What the seat sees, who acts and what it may do (with the previews of its moves),
+    and the hints for it and for a spectator, survive a resample; it plays on."""
     twin = state.resample(seat, Rng(seed))
     assert twin.observation(seat) == state.observation(seat)
     assert twin.to_act() == state.to_act()
     assert twin.legal_actions(seat) == state.legal_actions(seat)
+    previews = [state.preview(action, seat) for action in state.legal_actions(seat)]
+    assert [twin.preview(action, seat) for action in twin.legal_actions(seat)] == previews
+    assert all(p is None or isinstance(p, str) for p in previews)
+    for viewer in (seat, None):
+        assert twin.hints(viewer) == state.hints(viewer), "hints tell what the seat cannot see"
+        json.dumps(state.hints(viewer))
     rng = random.Random(seed)
     for _ in range(4):
         if twin.is_terminal():

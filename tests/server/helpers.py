@@ -109,3 +109,39 @@ async def play_randomly(
                 raise AssertionError(f"refused: {client.errors}")
 
     await asyncio.gather(*(seat_loop(c) for c in clients))
+
+
+def stored_table(
+    data_dir: str, game: str, players: int, *, people: dict[int, str],
+    bots: dict[int, str] | None = None, options: dict[str, Any] | None = None,
+    decks: list[list[str]] | None = None, setup: dict[str, Any] | None = None,
+    turn_clock: float | None = None, hints: bool = False, seed: int = 1,
+) -> tuple[str, dict[int, str]]:  # fmt: skip
+    """A running table written straight into the database of ``data_dir`` (stacked decks and
+    setup values are not in the HTTP API): a server started on it restores the game.
+    Returns its id and the seat tokens of ``people`` (seat -> name)."""
+    from tripletopper.question_banks import make_game
+    from tripletopper.server import storage
+    from tripletopper.server.storage import SeatRow, TableRow
+    from tripletopper.server.tables import hash_token, new_table_id, new_token
+
+    made = make_game(game, players, **(options or {}))
+    made.new_state(seed, decks=decks, **(setup or {}))  # refused here if they are bad
+    tokens = {seat: new_token() for seat in people}
+    seats = {
+        s: SeatRow(s, name, "human", None, hash_token(tokens[s])) for s, name in people.items()
+    }
+    seats |= {
+        s: SeatRow(s, f"{bot.capitalize()} bot", "bot", bot) for s, bot in (bots or {}).items()
+    }
+    now = time.time()
+    row = TableRow(
+        id=new_table_id(), game=game, players=players, options=dict(made.options), seed=seed,
+        status="playing", created_at=now, started_at=now, turn_clock=turn_clock, decks=decks,
+        setup=setup or {}, hints=hints, seats=seats,
+    )  # fmt: skip
+    db = storage.Database(storage.sqlite_url(data_dir))
+    db.migrate()
+    db.run_now(lambda conn: storage.insert_table(conn, row))
+    db.engine.dispose()
+    return row.id, tokens

@@ -5,10 +5,12 @@ test-artifacts/.  The other games' table pages are in test_e2e_games.py."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,6 +20,15 @@ from tests.server.test_play import allowed_cards, cards_in, stored_record
 pytestmark = pytest.mark.e2e
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+def answer_questions(page: Any, rng: random.Random) -> None:
+    """Answer the page's question (a safety net, a held showdown) with any of its buttons."""
+    for question in ("#ask[open] button", "#showdown:not([hidden]) button"):
+        buttons = page.locator(question)
+        if buttons.count():
+            with contextlib.suppress(Exception):  # it closed under the click
+                buttons.nth(rng.randrange(buttons.count())).click(timeout=2000)
 
 
 def play_by_clicking(pages, rng, *, clicks=None, seconds=240, shot=None) -> bool:
@@ -31,6 +42,7 @@ def play_by_clicking(pages, rng, *, clicks=None, seconds=240, shot=None) -> bool
             if page.is_visible("#results-panel"):
                 finished += 1
                 continue
+            answer_questions(page, rng)
             cards = page.locator("#game .card.clickable")
             buttons = page.locator("#actions button:enabled")
             try:

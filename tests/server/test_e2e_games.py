@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from tests.server.helpers import live_server, open_table
-from tests.server.test_e2e import ARTIFACTS, play_by_clicking
+from tests.server.test_e2e import ARTIFACTS, answer_questions, play_by_clicking
 from tests.server.test_play import CARD, allowed_cards, cards_in, stored_record
 from tripletopper.games.memo_match.layout import MATCH, matching_variables
 
@@ -79,6 +79,7 @@ def click_drawing(seat: Seat, rng: random.Random, *, clicks: int, seconds: float
     made = 0
     ends = time.monotonic() + seconds
     while made < clicks and time.monotonic() < ends and not seat.finished():
+        answer_questions(seat.page, rng)
         targets = seat.page.locator(DRAWING)
         count = targets.count()
         if count:
@@ -236,6 +237,7 @@ def test_memo_match_flips_declares_and_spots_by_clicking(browser, tmp_path):
                 page.click(f"#game [data-pos='{q}']")
             elif actor is seats[1] and obs["phase"] == "flip" and not declared and obs["turns"] > 2:
                 page.click("#actions button[data-action*='declare']")
+                page.click("#ask button:has-text('Declare no matches')")  # it asks first
                 declared = True
             else:
                 downs = page.locator("#game .memo-down.clickable")

@@ -128,6 +128,7 @@ def test_a_person_who_left_takes_the_seat_back_from_the_page(browser, tmp_path):
             page.goto(f"{base}/t/{table_id}#seat={token}")
             page.wait_for_selector("#conn:has-text('connected')")
         assert leaver.locator("#standing").is_hidden()
+        leaver.evaluate("document.getElementById('table-info').open = true")  # the folded bar
         leaver.click(f"{mine} button:has-text('Leave')")
         leaver.wait_for_selector("#take-back")
         standing = leaver.inner_text("#standing")
@@ -191,7 +192,7 @@ def test_a_rematch_asks_each_person_and_spectators_choose_to_follow(browser, tmp
         spy.click("#watch-rematch")
         spy.wait_for_url(f"**/t/{new_id}")
         spy.wait_for_selector("#standing:has-text('You are watching')")
-        bob.wait_for_selector("#seats [data-seat='1'].mine")
+        bob.wait_for_selector("#seats [data-seat='1'].mine", state="attached")  # folded bar
         for page in (ann, bob, spy):
             page.context.close()
     assert not errors, errors

@@ -412,7 +412,11 @@ def test_a_game_that_does_not_replay_is_marked_broken_and_others_restore(tmp_pat
             ws.send_json({"type": "action", "action": {"type": "draw"}, "version": 0})
             until(ws, "update")
     with sqlite3.connect(tmp_path / "tripletopper.sqlite3") as db:
-        db.execute('INSERT INTO actions VALUES (?, 0, 0, \'{"type": "fly\', 0)', (broken,))
+        db.execute(
+            "INSERT INTO actions (table_id, n, seat, action, at) "
+            'VALUES (?, 0, 0, \'{"type": "fly\', 0)',
+            (broken,),
+        )
     with room(tmp_path) as client:
         r = client.get(f"/api/tables/{broken}")
         assert r.status_code == 409 and r.json()["code"] == "broken"

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 import warnings
 
 import pytest
+import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from tripletopper import make_game
@@ -73,6 +75,24 @@ async def _expect_failure(db: Database) -> None:
         await db.run(AddActions("t1", ActionRow(3, 0, {"type": "draw"}, 3.0)))
 
 
+def insert_at_0001(conn, row: TableRow | ActionRow, table_id: str = "") -> None:
+    """Store a table (with its seats) or an action as revision 0001 did: its columns only."""
+    if isinstance(row, ActionRow):
+        params = storage.action_params(table_id, row)
+        del params["by_clock"]
+        conn.execute(sa.table("actions", *map(sa.column, params)).insert().values(**params))
+        return
+    values = {
+        "id": row.id, "game": row.game, "players": row.players,
+        "options": json.dumps(row.options), "seed": row.seed, "status": row.status,
+        "on_timeout": row.on_timeout, "created_at": row.created_at,
+        "started_at": row.started_at,
+    }  # fmt: skip
+    conn.execute(sa.table("tables", *map(sa.column, values)).insert().values(**values))
+    for seat in row.seats.values():
+        storage.put_seat(conn, row.id, seat)
+
+
 def test_timeouts_stored_at_the_table_seat_move_to_the_clock_and_games_restore(db_url, tmp_path):
     """Migration 0002: a game stored by the previous revision, with clock timeouts at
     seat -1 (TABLE), restores after the upgrade; a closing of an open table stays -1."""
@@ -88,11 +108,11 @@ def test_timeouts_stored_at_the_table_seat_move_to_the_clock_and_games_restore(d
                       seed=4, status="finished", created_at=now, started_at=now)  # fmt: skip
     timeout, buzz = {"type": "timeout"}, {"type": "buzz"}
     with engine.begin() as conn:
-        storage.insert_table(conn, playing)
+        insert_at_0001(conn, playing)
         for n, (seat, wire) in enumerate([(TABLE, timeout), (0, buzz), (TABLE, timeout)]):
-            storage.add_action(conn, "quiz", ActionRow(n, seat, wire, now))
-        storage.insert_table(conn, closed)
-        storage.add_action(conn, "closed", ActionRow(0, TABLE, {"type": "close"}, now))
+            insert_at_0001(conn, ActionRow(n, seat, wire, now), "quiz")
+        insert_at_0001(conn, closed)
+        insert_at_0001(conn, ActionRow(0, TABLE, {"type": "close"}, now), "closed")
     engine.dispose()
 
     config = ServerConfig(data_dir=str(tmp_path), db_url=db_url, settings=Settings(bot_delay=0))

@@ -644,3 +644,22 @@ def test_the_game_is_over_for_everyone_at_the_end():
     assert state.is_terminal() and state.to_act() == () and state.legal_actions(0) == []
     with pytest.raises(IllegalActionError, match="the game is over"):
         state.apply(("draw",), 0)
+
+
+def test_each_discard_previews_the_value_it_keeps_and_an_undeclared_31_counts_30():
+    state = stacked(
+        3, dealer=2, manual_31=True,
+        deals=[({0: "AS KS 2D", 1: "2C 3D 4H", 2: "10H JH 5C"}, "9S", "QS")],
+    )  # fmt: skip
+    for seat in (0, 1, 2):
+        state.apply(("play",), seat)
+    play(state, "draw")  # AS KS 2D QS
+    previews = {state.game.action_to_text(a): state.preview(a, 0) for a in state.legal_actions()}
+    assert previews == {
+        "discard AS": "keeps 20",
+        "discard KS": "keeps 21",
+        "discard 2D": "keeps 31 (undeclared: counts 30)",
+        "discard QS": "keeps 21",
+        "discard 2D declare": "keeps 31",
+    }
+    assert state.preview(("knock",), 0) is None

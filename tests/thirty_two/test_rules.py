@@ -641,3 +641,21 @@ def test_stacked_decks_and_setup_are_validated():
         game.new_state(dealer=5)
     with pytest.raises(InvalidOptionError, match="no setup value 'x'"):
         game.new_state(x=1)
+
+
+def test_each_discard_previews_the_score_and_the_wilds_it_keeps():
+    state = stacked(
+        3, dealer=2, counters=20,
+        hands={0: "RC1 YH2 GT3", 1: "BS4 BB4 RC2", 2: "YC1 GS2 BT1"},
+        face_up="RS1", stock="KB?",
+    )  # fmt: skip
+    assert [state.preview(a, 0) for a in state.legal_actions()] == [None, None, None]
+    play(state, "knock", "draw")
+    previews = {state.game.action_to_text(a): state.preview(a, 1) for a in state.legal_actions()}
+    assert previews == {
+        "discard BS4": "keeps 26, 4 wilds",
+        "discard BB4": "keeps 21, 3 wilds",
+        "discard RC2": "keeps 32, 4 wilds",
+        "discard KB?": "keeps 20, 1 wild",
+        "discard RC2 declare": "keeps 32, 4 wilds",
+    }

@@ -534,3 +534,16 @@ def test_every_event_can_be_told_from_every_seat():
     assert "game_over" in told
     assert game.describe_action(("play", (7, 7))) == "play 7 7"
     assert game.describe_action(("choose", (3, 9, 11))) == "lay 3 9 C face up"
+
+
+# --- hints (for tables that turn them on) ---------------------------------------------------
+
+
+def test_hints_name_the_seats_own_cards_it_could_play_on_the_pile_turn_or_not():
+    state = arranged(2, hands={0: "5 5 7 2", 1: "3 8 C"}, up={0: "9", 1: "4 10"}, pile="3 5")
+    assert state.hints(0) == {"playable": ["5R1", "5G1", "7R1"]}
+    assert state.hints(1) == {"playable": ["8R1", "CR1"]}  # not its turn: still shown
+    assert state.hints(None) == {}  # a spectator holds no cards
+    # with the hand and the stock empty, the 3UP cards are next
+    from_up = arranged(2, hands={0: "", 1: "3"}, up={0: "4 9 10", 1: "6"}, pile="6")
+    assert from_up.hints(0) == {"playable": ["9R1", "10R1"]}

@@ -358,3 +358,23 @@ def test_compact_actions_with_values_out_of_range_are_malformed():
         with pytest.raises(MalformedActionError, match="not a well-formed action"):
             state.apply(action)
     assert state.dump() == before
+
+
+# --- hints (for tables that turn them on) ---------------------------------------------------
+
+
+def test_hints_name_each_line_with_three_marks_of_one_player_and_a_free_cell():
+    state = stacked({0: "YC3 YC4 YH3", 1: "GC3 GC4 GH3"})
+    assert state.hints(0) == {"threats": []}
+    preset(state, {"RC1": 0, "RH1": 0, "RT1": 0, "BC2": 1, "BC3": 1, "BC4": 1, "YH1": 1})
+    # X (seat 0) threatens RS1; O's column BC1-BC4 is open at BC1; a line that holds marks
+    # of both players (RC1 YH1 GT1 BS1) threatens nothing
+    expected = {
+        "threats": [
+            {"seat": 0, "mark": "X", "line": ["RC1", "RH1", "RT1", "RS1"], "cell": "RS1"},
+            {"seat": 1, "mark": "O", "line": ["BC1", "BC2", "BC3", "BC4"], "cell": "BC1"},
+        ]
+    }
+    assert state.hints(0) == state.hints(1) == state.hints(None) == expected
+    preset(state, {"RS1": 1})  # blocked: no threat left there
+    assert [t["cell"] for t in state.hints(None)["threats"]] == ["BC1"]

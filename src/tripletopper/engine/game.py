@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 
 from tripletopper.cards.deck import Card, Deck
 from tripletopper.engine.actions import Action, ActionCodec, ActionPattern
-from tripletopper.engine.events import Event
+from tripletopper.engine.events import YOU, Event
 from tripletopper.engine.options import Option, OptionValue, validate_options
 from tripletopper.engine.rng import Rng
 from tripletopper.errors import (
@@ -104,6 +104,8 @@ class Game(ABC):
     codec: ClassVar[ActionCodec]
     setup_keys: ClassVar[tuple[str, ...]] = ()
     """Chance outcomes ``new_state`` accepts as keywords instead of drawing them."""
+    score_units: ClassVar[tuple[str, str]] = ("point", "points")
+    """What the scores of :class:`Results` count, singular and plural ("counter", "counters")."""
 
     players: int
     options: Mapping[str, OptionValue]
@@ -202,6 +204,20 @@ class Game(ABC):
     def describe_event(self, event: Mapping[str, Any], names: Sequence[str]) -> str:
         """One event (as a seat sees it) in words; games override."""
         return str(event.get("type"))
+
+    def describe_clock_move(self, seat: int, names: Sequence[str]) -> str:
+        """Said before the events of a move a table's turn clock played for ``seat``.
+
+        It names no action: the events that follow say what happened, as each viewer may
+        see it (a move may hide cards from the others)."""
+        who = "you" if names[seat] == YOU else names[seat]
+        return f"Time ran out: the clock played for {who}."
+
+    @classmethod
+    def score_unit(cls, players: int) -> tuple[str, str]:
+        """What a score counts at a game of ``players`` (singular, plural): ``score_units``
+        unless a game's scores count something else at some player counts."""
+        return cls.score_units
 
     # --- identity ---------------------------------------------------------------
     def config(self) -> dict[str, Any]:
@@ -314,6 +330,20 @@ class State(ABC):
     def default_action(self, seat: int) -> Action:
         """A safe action for a seat whose clock ran out."""
         return self.legal_actions(seat)[0]
+
+    def hints(self, seat: int | None) -> dict[str, Any]:
+        """Threats and chances worth pointing out to ``seat`` (None: a spectator), as JSON data.
+
+        For tables that turn hints on; built only from what that seat may know, so
+        ``resample(seat)`` leaves them unchanged.  ``{}`` unless a game has some."""
+        return {}
+
+    def preview(self, action: Action, seat: int) -> str | None:
+        """What playing ``action`` (legal for ``seat``) would leave, in a few words, or None.
+
+        The arithmetic a player would otherwise do: the score a discard keeps.  Built only
+        from what that seat may know."""
+        return None
 
     def recall(self, seat: int) -> dict[str, Any]:
         """What ``seat`` saw that is no longer on view, remembered perfectly: for bots only.

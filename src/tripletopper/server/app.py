@@ -88,6 +88,9 @@ class NewTable(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict, description="game options by name")
     turn_clock: float | None = Field(None, description="seconds per turn; none: no turn clock")
     on_timeout: str = Field("default", description="'default' (a safe move) or 'bot'")
+    hints: bool = Field(
+        False, description="show each seat the game's hints (threats, playable cards)"
+    )
     name: str | None = Field(None, description="take a seat at once with this name")
     seat: int = Field(0, description="the seat to take with `name`")
 
@@ -284,7 +287,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             )
         table = await room().create(
             body.game, body.players, body.options, turn_clock=body.turn_clock,
-            on_timeout=body.on_timeout, address=address, seats=seats,
+            on_timeout=body.on_timeout, hints=body.hints, address=address, seats=seats,
         )  # fmt: skip
         out: dict[str, Any] = {"table": table.summary()}
         if token is not None:
@@ -412,14 +415,11 @@ def replay_steps(table: Table, seat: int | None) -> dict[str, Any]:
         return state.public_observation() if seat is None else state.observation(seat)
 
     steps = [{"version": 0, "log": [], "observation": observe(start)}]
-    for state, _actor, _action, events in record.steps():
-        steps.append(
-            {
-                "version": state.version,
-                "log": [game.describe_event(e.view(seat), viewer_names) for e in events],
-                "observation": observe(state),
-            }
-        )
+    for state, actor, _action, events in record.steps():
+        log = [game.describe_event(e.view(seat), viewer_names) for e in events]
+        if state.version in table.clock_moves:
+            log.insert(0, game.describe_clock_move(actor, viewer_names))
+        steps.append({"version": state.version, "log": log, "observation": observe(state)})
     return {
         "table": row.id,
         "game": row.game,

@@ -7,8 +7,9 @@ Three tables hold everything needed to rebuild any game by replay:
   secret token - never the token itself); a bot's seat keeps the hash of the person
   who left it (they may take it back), and a rematch's seat offered to a person who
   has not answered yet is ``invited``;
-- ``actions``: every applied action in wire form, numbered from 0, with its seat
-  and the time it was applied (the clocks of timed phases resume from it).
+- ``actions``: every applied action in wire form, numbered from 0, with its seat,
+  the time it was applied (the clocks of timed phases resume from it) and whether
+  the seat's turn clock played it.
 
 and ``chat`` holds what people said at each table, with the game's version then.
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Column,
     Float,
     ForeignKey,
@@ -26,6 +28,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    false,
 )
 
 metadata = MetaData()
@@ -49,6 +52,7 @@ tables = Table(
     Column("results", Text, nullable=True),  # JSON of Results.to_json()
     Column("rematch_of", String(32), nullable=True),
     Column("rematch", String(32), nullable=True),
+    Column("hints", Boolean, nullable=False, server_default=false()),  # show the game's hints
 )
 Index("ix_tables_status", tables.c.status)
 Index("ix_tables_finished_at", tables.c.finished_at)  # the lobby's recently finished games
@@ -72,6 +76,7 @@ actions = Table(
     Column("seat", Integer, nullable=False),
     Column("action", Text, nullable=False),  # JSON wire form
     Column("at", Float, nullable=False),
+    Column("by_clock", Boolean, nullable=False, server_default=false()),  # the turn clock's
 )
 
 chat = Table(

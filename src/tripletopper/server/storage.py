@@ -83,6 +83,8 @@ class ActionRow:
     seat: int
     action: dict[str, Any]
     at: float
+    by_clock: bool = False
+    """The seat's turn clock ran out and the server played this for it."""
 
 
 @dataclass
@@ -103,6 +105,7 @@ class TableRow:
     results: dict[str, Any] | None = None
     rematch_of: str | None = None
     rematch: str | None = None
+    hints: bool = False
     seats: dict[int, SeatRow] = field(default_factory=dict)
     actions: list[ActionRow] = field(default_factory=list)
     chat: list[ChatRow] = field(default_factory=list)
@@ -157,7 +160,7 @@ def insert_table(conn: Connection, row: TableRow) -> None:
             seed=row.seed, decks=json.dumps(row.decks) if row.decks else None,
             setup=json.dumps(row.setup) if row.setup else None, status=row.status,
             turn_clock=row.turn_clock, on_timeout=row.on_timeout, created_at=row.created_at,
-            started_at=row.started_at, rematch_of=row.rematch_of,
+            started_at=row.started_at, rematch_of=row.rematch_of, hints=row.hints,
         )
     )  # fmt: skip
     for seat in row.seats.values():
@@ -193,6 +196,7 @@ def action_params(table_id: str, row: ActionRow) -> dict[str, Any]:
     return {
         "table_id": table_id, "n": row.n, "seat": row.seat,
         "action": json.dumps(row.action, separators=(",", ":")), "at": row.at,
+        "by_clock": row.by_clock,
     }  # fmt: skip
 
 
@@ -209,17 +213,19 @@ def insert_actions(conn: Connection, rows: list[dict[str, Any]]) -> None:
     would otherwise see a new statement shape for every batch size.
     """
     mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
-    one = "(" + ",".join([mark] * 5) + ")"
+    one = "(" + ",".join([mark] * 6) + ")"
     for start in range(0, len(rows), 400):
         chunk = rows[start : start + 400]
-        sql = "INSERT INTO actions (table_id, n, seat, action, at) VALUES " + ",".join(
+        sql = "INSERT INTO actions (table_id, n, seat, action, at, by_clock) VALUES " + ",".join(
             [one] * len(chunk)
         )
         params = tuple(
             value
             for row in chunk
-            for value in (row["table_id"], row["n"], row["seat"], row["action"], row["at"])
-        )
+            for value in (
+                row["table_id"], row["n"], row["seat"], row["action"], row["at"], row["by_clock"],
+            )
+        )  # fmt: skip
         conn.exec_driver_sql(sql, params)
 
 
@@ -243,7 +249,7 @@ def _table_from(r: Any) -> TableRow:
         on_timeout=r.on_timeout, decks=json.loads(r.decks) if r.decks else None,
         setup=json.loads(r.setup) if r.setup else {}, started_at=r.started_at,
         finished_at=r.finished_at, results=json.loads(r.results) if r.results else None,
-        rematch_of=r.rematch_of, rematch=r.rematch,
+        rematch_of=r.rematch_of, rematch=r.rematch, hints=bool(r.hints),
     )  # fmt: skip
 
 
@@ -271,7 +277,7 @@ def load_table(conn: Connection, table_id: str, chat_keep: int = 100) -> TableRo
         return row
     row.seats = _seats_of(conn, [table_id]).get(table_id, {})
     row.actions = [
-        ActionRow(x.n, x.seat, json.loads(x.action), x.at)
+        ActionRow(x.n, x.seat, json.loads(x.action), x.at, bool(x.by_clock))
         for x in conn.execute(select(a).where(a.c.table_id == table_id).order_by(a.c.n))
     ]
     row.chat = load_chat(conn, table_id, last=chat_keep)

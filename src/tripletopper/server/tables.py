@@ -173,6 +173,7 @@ class Entry:
     version: int  # the state version after the action
     seat: int
     events: list[Event]
+    by_clock: bool = False  # the seat's turn clock ran out: the server played it
 
 
 @dataclass
@@ -230,6 +231,8 @@ class Table:
         self.changes = 0
         self.replays: dict[int | None, str] = {}
         """Serialized replays of the game once it is over, by viewer."""
+        self.clock_moves: set[int] = set()
+        """Versions (after the action) of the actions a seat's turn clock played for it."""
         self.storing = False
         """An applied action is being saved: snapshots wait (``after_store``) until it is."""
         self.after_store: list[Callable[[], None]] = []
@@ -578,7 +581,7 @@ class Table:
         for action_row in row.actions:
             action = self.game.action_from_wire(action_row.action)
             events = state.apply(action, action_row.seat)
-            self._record(action_row.seat, events)
+            self._record(action_row.seat, events, action_row.by_clock)
         last = row.actions[-1].at if row.actions else (row.started_at or row.created_at)
         row.actions = []  # the state's history holds them from now on
         self.last_at = last
@@ -615,10 +618,12 @@ class Table:
             self._broadcast_table()
             self.room.finished(self)
 
-    def _record(self, seat: int, events: list[Event]) -> None:
+    def _record(self, seat: int, events: list[Event], by_clock: bool = False) -> None:
         assert self.state is not None
         entries = self.entries
-        entries.append(Entry(self.state.version, seat, events))
+        entries.append(Entry(self.state.version, seat, events, by_clock))
+        if by_clock:
+            self.clock_moves.add(self.state.version)
         if len(entries) > 2 * MAX_CATCH_UP:
             del entries[:-MAX_CATCH_UP]
         for bot_seat, bot in self.bots.items():
@@ -631,7 +636,10 @@ class Table:
         async with self.lock:
             await self._act_locked(seat, wire, version)
 
-    async def _act_locked(self, seat: int, wire: object, version: object) -> None:
+    async def _act_locked(
+        self, seat: int, wire: object, version: object, by_clock: bool = False
+    ) -> None:
+        """:meth:`act` under the lock; ``by_clock``: the seat's turn clock plays it."""
         state = self.state
         if self.row.status != PLAYING or state is None:
             raise ClientError("not_playing", "the game is not being played")
@@ -648,14 +656,16 @@ class Table:
         except (MalformedActionError, IllegalActionError) as exc:
             code = "malformed" if isinstance(exc, MalformedActionError) else "illegal"
             raise ClientError(code, str(exc), version=state.version) from None
-        await self._store(seat, action, events)
+        await self._store(seat, action, events, by_clock)
 
-    async def _store(self, seat: int, action: Action, events: list[Event]) -> None:
+    async def _store(
+        self, seat: int, action: Action, events: list[Event], by_clock: bool = False
+    ) -> None:
         """Persist an applied action (and the finish) before anyone hears of it."""
         state = self.state
         assert state is not None
         now = time.time()
-        row = ActionRow(state.version - 1, seat, self.game.action_to_wire(action), now)
+        row = ActionRow(state.version - 1, seat, self.game.action_to_wire(action), now, by_clock)
         results = state.results()
         finished = state.is_terminal()
 
@@ -676,14 +686,17 @@ class Table:
                 raise ClientError(
                     "storage", "the server could not save that action: try again"
                 ) from None
-            self._saved(seat, events, now, results)
+            self._saved(seat, events, now, results, by_clock)
         finally:
             self.storing = False
             waiting, self.after_store = self.after_store, []
             for answer in waiting:
                 answer()
 
-    def _saved(self, seat: int, events: list[Event], now: float, results: Results | None) -> None:
+    def _saved(
+        self, seat: int, events: list[Event], now: float, results: Results | None,
+        by_clock: bool,
+    ) -> None:  # fmt: skip
         """An action is stored: tell everyone, then let bots and clocks go on."""
         state = self.state
         assert state is not None
@@ -693,7 +706,7 @@ class Table:
         self.since = {
             s: (self.since[s] if s in previous and s != seat else now) for s in now_acting
         }
-        self._record(seat, events)
+        self._record(seat, events, by_clock)
         if state.is_terminal():
             self.row.status = FINISHED
             self.row.finished_at = now
@@ -730,27 +743,37 @@ class Table:
         out: dict[str, Any] = {"version": self.version, "status": self.row.status}
         if state is None:
             return out
-        game = self.game
         out["observation"] = state.public_observation() if seat is None else state.observation(seat)
         to_act = state.to_act()
         out["to_act"] = list(to_act)
-        legal = state.legal_summary(seat) if seat is not None and seat in to_act else []
-        out["legal"] = [
-            {
-                "pattern": game.pattern_to_wire(a),
-                "label": game.describe_pattern(a),
-                "count": a.count,
-            }
-            if isinstance(a, ActionPattern)
-            else {
+        out["legal"] = self._legal(state, seat) if seat is not None and seat in to_act else []
+        out["results"] = self.row.results
+        if self.row.hints:
+            out["hints"] = state.hints(seat)
+        return out
+
+    def _legal(self, state: State, seat: int) -> list[dict[str, Any]]:
+        """The seat's legal actions as sent: plain actions (with what each would leave, where
+        the game says) and patterns standing for many."""
+        game = self.game
+        entries: list[dict[str, Any]] = []
+        for a in state.legal_summary(seat):
+            if isinstance(a, ActionPattern):
+                entries.append(
+                    {"pattern": game.pattern_to_wire(a), "label": game.describe_pattern(a),
+                     "count": a.count}
+                )  # fmt: skip
+                continue
+            entry = {
                 "action": game.action_to_wire(a),
                 "label": game.describe_action(a),
                 "text": game.action_to_text(a),
             }
-            for a in legal
-        ]
-        out["results"] = self.row.results
-        return out
+            preview = state.preview(a, seat)
+            if preview is not None:
+                entry["preview"] = preview
+            entries.append(entry)
+        return entries
 
     def _cached(self) -> dict[Any, str]:
         """Serialized messages of the table as it is now (emptied by any change)."""
@@ -773,6 +796,9 @@ class Table:
         describe = self.game.describe_event
         lines = []
         for entry in entries:
+            if entry.by_clock:
+                text = self.game.describe_clock_move(entry.seat, names)
+                lines.append({"version": entry.version, "text": text})
             for event in entry.events:
                 lines.append({"version": entry.version, "text": describe(event.view(seat), names)})
         return lines
@@ -820,6 +846,7 @@ class Table:
                 message = {
                     "type": "update",
                     "actor": entries[-1].seat if entries else None,
+                    "by_clock": bool(entries) and entries[-1].by_clock,
                     "events": self.event_views(entries, seat),
                     "log": self.narrate(entries, seat),
                 }
@@ -961,7 +988,7 @@ class Table:
                         continue
                     if self.since.get(seat, now) + clock <= now:
                         action = await self._timeout_action(seat)
-                        await self._act_locked(seat, action, version)
+                        await self._act_locked(seat, action, version, by_clock=True)
                         return
             except ClientError as exc:
                 log.error("table %s: clock action refused: %s", self.id, exc)
@@ -1150,7 +1177,8 @@ class Room:
 
     async def create(
         self, game_name: str, players: int | None, options: dict[str, Any], *,
-        turn_clock: float | None = None, on_timeout: str = "default", seed: int | None = None,
+        turn_clock: float | None = None, on_timeout: str = "default", hints: bool = False,
+        seed: int | None = None,
         decks: list[list[str]] | None = None, setup: dict[str, Any] | None = None,
         seats: dict[int, SeatRow] | None = None, rematch_of: str | None = None,
         start: bool = False, address: str | None = None,
@@ -1181,6 +1209,8 @@ class Room:
             raise ClientError("bad_options", "a turn clock is from 1 to 3600 seconds")
         if on_timeout not in ("default", "bot"):
             raise ClientError("bad_options", "on_timeout is 'default' or 'bot'")
+        if not isinstance(hints, bool):
+            raise ClientError("bad_options", "hints is true or false")
         seats = seats or {}
         for seat in seats:
             if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < game.players:
@@ -1192,7 +1222,7 @@ class Room:
             id=new_table_id(), game=game.name, players=game.players,
             options=dict(game.options), seed=secrets.randbelow(2**53) if seed is None else seed,
             status=PLAYING if start else OPEN, created_at=now, turn_clock=turn_clock,
-            on_timeout=on_timeout, decks=decks, setup=setup or {},
+            on_timeout=on_timeout, hints=hints, decks=decks, setup=setup or {},
             started_at=now if start else None, rematch_of=rematch_of, seats=seats,
         )  # fmt: skip
         await self.db.run(partial(storage.insert_table, row=row))
@@ -1251,7 +1281,7 @@ class Room:
                     seats[s] = SeatRow(s, name, BOT, info.bot, None)
             new = await self.create(
                 row.game, row.players, dict(row.options), turn_clock=row.turn_clock,
-                on_timeout=row.on_timeout, seats=seats, rematch_of=row.id,
+                on_timeout=row.on_timeout, hints=row.hints, seats=seats, rematch_of=row.id,
             )  # fmt: skip
             await self.db.run(partial(storage.update_table, table_id=row.id, rematch=new.id))
             row.rematch = new.id
@@ -1370,16 +1400,19 @@ def _broken_error() -> ClientError:
 
 def summarize(row: TableRow, version: int = 0) -> dict[str, Any]:
     """A table's summary from its stored row (``version``: actions applied so far)."""
+    cls = game_class(row.game)
     return {
         "id": row.id,
         "game": row.game,
-        "title": game_class(row.game).title,
+        "title": cls.title,
         "players": row.players,
         "options": row.options,
         "status": row.status,
         "version": version,
         "turn_clock": row.turn_clock,
         "on_timeout": row.on_timeout,
+        "hints": row.hints,
+        "score_unit": list(cls.score_unit(row.players)),
         "seats": [_seat_json(seat, row.seats.get(seat)) for seat in range(row.players)],
         "bots": bot_names(row.game),
         "created_at": row.created_at,

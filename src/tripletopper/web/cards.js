@@ -15,8 +15,21 @@ const COLORS = {
   K: ["black", "#222222", "checks"],
 };
 const SHAPES = { C: "circle", H: "heart", T: "triangle", S: "square", B: "blob" };
-const SUITS = { C: ["clubs", "♣", "#222"], D: ["diamonds", "♦", "#c62828"],
-  H: ["hearts", "♥", "#c62828"], S: ["spades", "♠", "#222"] };
+const SUITS = { C: ["clubs", "#222"], D: ["diamonds", "#c62828"], H: ["hearts", "#c62828"], S: ["spades", "#222"] };
+// Suit symbols drawn as paths in a 16 x 16 box (never font glyphs, which a font may lack).
+const SUIT_PATHS = {
+  C: "M8 1.8a2.9 2.9 0 0 1 2.2 4.8 2.9 2.9 0 1 1-1.5 4.9L9.6 14.5H6.4l.9-3a2.9 2.9 0 1 1-1.5-4.9A2.9 2.9 0 0 1 8 1.8z",
+  D: "M8 1.5 13 8 8 14.5 3 8z",
+  H: "M8 14C2.5 10 1.5 6.5 3.5 4.5 5 3 7 3.6 8 5.3 9 3.6 11 3 12.5 4.5 14.5 6.5 13.5 10 8 14z",
+  S: "M8 1.5C5 5 2 7 2 9.5 2 11.5 4 12.5 6 11.5L5.2 14.5h5.6L10 11.5c2 1 4 0 4-2C14 7 11 5 8 1.5z",
+};
+
+// A suit symbol of `size` units centred on (cx, cy).
+function suit(letter, cx, cy, size) {
+  const scale = size / 16;
+  return svg("path", { d: SUIT_PATHS[letter], fill: SUITS[letter][1],
+    transform: `translate(${cx - size / 2},${cy - size / 2}) scale(${scale})` });
+}
 const RANKS = { J: "jack", Q: "queen", K: "king", A: "ace" };
 const TT = /^[RYGBK][CHTSB][1-4?]$/;
 const THREE_UP = /^(10|[1-9]|C\+[12]|C)([RGB])([1-9])$/;
@@ -112,13 +125,13 @@ export function card(code, size = "") {
   }
   const m = /^(10|[2-9TJQKA])([CDHS])$/.exec(code);
   if (m) {
-    const [, rank, suit] = m;
-    const [, symbol, hex] = SUITS[suit];
+    const [, rank, letter] = m;
+    const hex = SUITS[letter][1];
     const node = frame(`${code}: ${longName(code)}`, size);
     const shown = rank === "T" ? "10" : rank;
     node.append(text(12, 17, shown, { fill: hex, "font-size": 13 }));
-    node.append(text(12, 30, symbol, { fill: hex, "font-size": 12 }));
-    node.append(text(30, 52, symbol, { fill: hex, "font-size": 28 }));
+    node.append(suit(letter, 12, 26, 10));
+    node.append(suit(letter, 30, 45, 26));
     node.append(text(48, 78, shown, { fill: hex, "font-size": 13 }));
     node.dataset.card = code;
     return node;

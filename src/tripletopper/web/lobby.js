@@ -96,7 +96,7 @@ $("create-form").addEventListener("submit", async (event) => {
     setName(form.get("name"));
     const created = await api("POST", "/api/tables", {
       game: form.get("game"), players: Number(form.get("players")), options,
-      turn_clock: clock ? Number(clock) : null, on_timeout: form.get("on_timeout"),
+      turn_clock: clock ? Number(clock) : null, on_timeout: form.get("on_timeout"), hints: form.get("hints") === "on",
       name: form.get("name"), seat: 0,
     });
     setToken(created.table.id, created.token);

@@ -3,6 +3,7 @@
 import { api, clear, el, getToken } from "/static/common.js";
 import * as cards from "/static/cards.js";
 import { Chat } from "/static/chat.js";
+import { fillIcons } from "/static/icons.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
 const token = getToken(tableId);
@@ -31,7 +32,8 @@ function show(index) {
   $("step").value = at;
   $("where").textContent = `step ${at} of ${data.steps.length - 1}`;
   const names = data.names.map((n, seat) => (seat === data.seat ? "You" : n));
-  renderer.render($("game"), step.observation, { seat: data.seat, names, legal: [], act: () => {}, cards, el, clear, toAct: step.observation.to_act || [] });
+  renderer.render($("game"), step.observation, { seat: data.seat, names, legal: [], act: () => {}, cards, el, clear,
+    toAct: step.observation.to_act || [], events: [], hints: null, game: data.game });
   const log = clear($("log"));
   for (const line of step.log) log.append(el("div", { class: "line" }, line));
   // what was said up to this step (at the last step: also what was said after the game)
@@ -45,6 +47,7 @@ async function init() {
   await load("public");
 }
 
+fillIcons();
 $("viewer").addEventListener("change", (e) => load(e.target.value));
 $("first").addEventListener("click", () => show(0));
 $("prev").addEventListener("click", () => show(at - 1));

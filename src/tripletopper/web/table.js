@@ -1,13 +1,21 @@
-// The table page, for every game: seats, the game drawn by the game's renderer module
-// (/static/games/<game>.js), legal actions as buttons, clocks, narration, reconnection.
+// The table page, for every game: seats (folded into a bar once play starts), the game drawn
+// by the game's renderer module (/static/games/<game>.js), legal actions as buttons, clocks,
+// narration (also announced to screen readers), results; the attention calls, safety nets,
+// showdowns held on screen and keyboard play of attention.js, moves.js and shortcuts.js.
+// Reconnects by itself and catches up from the last version it saw.
 import { api, clear, el, getName, getToken, setName, setToken } from "/static/common.js";
 import * as cards from "/static/cards.js";
 import { Chat, chatForm } from "/static/chat.js";
 import { showHelp } from "/static/help.js";
 import { askRematch, renderStanding } from "/static/seating.js";
+import { Attention } from "/static/attention.js";
+import { fillIcons } from "/static/icons.js";
+import { HOLD_SECONDS, Moves } from "/static/moves.js";
+import { listen, shortcutList } from "/static/shortcuts.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
 const $ = (id) => document.getElementById(id);
+const SHOWDOWN_SECONDS = 8;
 
 // A seat link (#seat=TOKEN) moves a seat to this browser.
 if (location.hash.startsWith("#seat=")) {
@@ -18,12 +26,15 @@ if (location.hash.startsWith("#seat=")) {
 const page = {
   token: getToken(tableId), seat: null, away: null, invited: null, table: null, names: [], view: null,
   version: -1, renderer: null, rendererFor: null, ws: null, retry: 250, sending: false,
-  clockOffset: 0, logVersions: new Set(),
+  clockOffset: 0, folded: false, showdownKey: null, holding: null,
+  focus: { key: null, inPlay: false },
 };
 const chat = new Chat($("chat-lines"), tableId, {
   mySeat: () => page.seat, send: (text) => send({ type: "chat", text, ref: "chat" }),
 });
 const chatBox = chatForm($("chat-form"), $("chat-input"), $("chat-error"), chat);
+const attention = new Attention();
+const moves = new Moves(el);
 
 function seatName(seat) {
   if (seat === page.seat) return "You";
@@ -60,11 +71,40 @@ function send(message) {
   if (page.ws && page.ws.readyState === WebSocket.OPEN) page.ws.send(JSON.stringify(message));
 }
 
-function act(action, table = false) {
-  if (page.sending) return;
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+const legalNow = () => (page.view && page.view.legal) || [];
+
+// The legal entry of an action (for its label), also one formed from a pattern.
+function entryOf(action) {
+  for (const item of legalNow()) {
+    if (item.action && same(item.action, action)) return item;
+    if (item.pattern && item.pattern.action.type === action.type) return { action, label: item.label };
+  }
+  return null;
+}
+
+// Play an action for this seat (the renderers' ctx.act and the buttons), through the safety
+// nets of moves.js: the game's question, then the player's confirm-or-undo setting.
+async function act(action, table = false) {
+  if (page.sending || moves.busy || page.holding) return;
+  const item = table ? { action, label: "the table's action" } : entryOf(action);
+  if (!item) return;
+  const clock = page.view && page.view.clock;
+  const deadline = clock && clock.deadlines && page.seat !== null ? clock.deadlines[String(page.seat)] : undefined;
+  const now = Date.now() / 1000 + page.clockOffset;
+  const chosen = await moves.decide(item, {
+    guard: page.renderer && page.renderer.guard ? page.renderer.guard(action, context()) : null,
+    timed: Boolean(clock && clock.phase_deadline),
+    soon: deadline !== undefined && deadline - now < HOLD_SECONDS + 2,
+  });
+  if (!chosen) { restoreFocus(); return; }
+  if (!table && !entryOf(chosen)) {  // the game moved on while the move was held
+    $("error").textContent = "The game moved on: that move was not sent.";
+    return;
+  }
   page.sending = true;
   $("error").textContent = "";
-  const message = { type: "action", action, version: page.version };
+  const message = { type: "action", action: chosen, version: page.version };
   if (table) message.table = true;
   send(message);
   render();
@@ -86,17 +126,19 @@ function receive(message) {
       chat.receive(message.lines);
       break;
     case "state":
-      if (message.resync) { clear($("log")); page.logVersions.clear(); }
+      if (message.resync) { clear($("log")); }
       page.table = message.table;
       // fall through
-    case "update":
+    case "update": {
+      const fresh = message.type === "update";
       page.version = message.version;
       page.view = message;
       page.sending = false;
       if (message.clock) page.clockOffset = message.clock.now - Date.now() / 1000;
-      addLog(message.log || [], message.type === "update");
-      render();
+      addLog(message.log || [], fresh);
+      render(fresh);
       break;
+    }
     case "table":
       page.table = message.table;
       render();
@@ -116,6 +158,7 @@ function receive(message) {
   }
 }
 
+// The narration: kept in the log, and the newest lines announced to screen readers.
 function addLog(lines, fresh) {
   const box = $("log");
   for (const old of box.querySelectorAll(".line.new")) old.classList.remove("new");
@@ -124,6 +167,7 @@ function addLog(lines, fresh) {
   }
   while (box.children.length > 300) box.removeChild(box.firstChild);
   box.scrollTop = box.scrollHeight;
+  if (fresh && lines.length) $("announce").textContent = lines.map((line) => line.text).join(" ");
 }
 
 // --- drawing ---------------------------------------------------------------------------
@@ -135,14 +179,26 @@ async function loadRenderer(game) {
   } catch (e) {
     page.renderer = await import("/static/games/generic.js");
   }
+  $("keys-list").replaceChildren(shortcutList(game));
   render();
 }
 
-function render() {
+// What a renderer is given (docs/web.md).
+function context() {
+  const view = page.view;
+  return {
+    seat: page.seat, names: page.table.seats.map((s) => seatName(s.seat)),
+    legal: page.sending || moves.busy ? [] : legalNow(), act, cards, el, clear,
+    toAct: view.to_act || [], results: view.results, events: (view.type === "update" && view.events) || [],
+    hints: view.hints || null, game: page.table.game,
+  };
+}
+
+function render(fresh = false) {
   const table = page.table;
   if (!table) return;
-  document.title = `${table.title} - Triple Topper card room`;
-  $("title").textContent = `${table.title} · ${table.players} players`;
+  attention.setTitle(`${table.title} - Triple Topper card room`);
+  $("title").replaceChildren(table.title, el("span", { class: "title-extra" }, ` · ${table.players} players`));
   $("invite").value = `${location.origin}/t/${table.id}`;
   if (page.token && page.seat !== null) {
     $("seat-link-box").hidden = false;
@@ -153,14 +209,26 @@ function render() {
   renderStanding(page, reconnect, problem);
   renderSeats(table);
   renderGame();
+  renderShowdown(fresh);
   renderActions();
   renderResults(table);
   renderTurn();
+  restoreFocus();
 }
 
 function renderSeats(table) {
   const open = table.status === "open";
   $("seats-panel").hidden = !open && page.seat === null;
+  // Once play starts, invite and seats fold into the bar (the summary) to leave the screen
+  // to the game; they open again with a click.
+  if (!open && !page.folded) { $("table-info").open = false; page.folded = true; }
+  const toAct = (page.view && page.view.to_act) || [];
+  $("table-summary").replaceChildren(
+    el("span", { class: "summary-label" }, open ? "Invite and seats" : "Seats:"),
+    ...(open ? [] : table.seats.map((info) => el("span", {
+      class: `chip${info.seat === page.seat ? " mine" : ""}${toAct.includes(info.seat) ? " acting" : ""}`,
+    }, info.name || "empty"))),
+    open ? null : el("span", { class: "summary-more" }, $("table-info").open ? "hide" : "invite link, seats"));
   const box = clear($("seats"));
   const seated = page.seat !== null;
   for (const info of table.seats) {
@@ -207,73 +275,175 @@ function renderGame() {
     if (page.table && page.table.status === "open") root.append(el("p", { class: "muted" }, "The game starts when every seat is filled and someone presses Start."));
     return;
   }
-  page.renderer.render(root, view.observation, {
-    seat: page.seat, names: page.table.seats.map((s) => seatName(s.seat)),
-    legal: page.sending ? [] : (view.legal || []), act, cards, el, clear,
-    toAct: view.to_act || [], results: view.results, events: (view.type === "update" && view.events) || [],
-  });
+  page.renderer.render(root, view.observation, context());
+}
+
+// A hand's showdown (a renderer's optional showdown(obs, ctx): {key, node} for the last hand
+// settled) is held on screen when a new one comes in, until Continue or a few seconds pass;
+// the next hand waits behind it.  At the end it stays in the results.
+function renderShowdown(fresh) {
+  const view = page.view;
+  const shown = view && view.observation && page.renderer && page.renderer.showdown
+    ? page.renderer.showdown(view.observation, context()) : null;
+  const key = shown ? shown.key : null;
+  const changed = key !== null && key !== page.showdownKey;
+  page.showdownKey = key;
+  if (!changed || !fresh || view.status !== "playing" || page.holding) return;
+  const box = $("showdown");
+  const go = el("button", { type: "button", "data-key": "continue" }, "Continue");
+  let left = SHOWDOWN_SECONDS;
+  const clock = view.clock && view.clock.deadlines && page.seat !== null ? view.clock.deadlines[String(page.seat)] : undefined;
+  if (clock !== undefined) left = Math.max(1, Math.min(left, Math.floor(clock - (Date.now() / 1000 + page.clockOffset) - 3)));
+  const paint = () => { go.textContent = `Continue (${left})`; };
+  const end = () => {
+    clearInterval(page.holding);
+    page.holding = null;
+    box.hidden = true;
+    document.body.classList.remove("holding");
+    render();
+    focusPlay(true);
+  };
+  page.holding = setInterval(() => { left -= 1; if (left <= 0) end(); else paint(); }, 1000);
+  go.addEventListener("click", end);
+  paint();
+  box.replaceChildren(el("h2", { id: "showdown-title" }, "The hand is over"), shown.node, el("div", { class: "row" }, go));
+  box.hidden = false;
+  document.body.classList.add("holding");
+  go.focus();
 }
 
 // Every legal action as a button, except those the renderer draws as clickable things and
 // asks not to list (its optional buttons(legal, obs)): a wild card's 64 cells, a grid's flips.
 // A pattern (many actions in one entry: Memo Match's claims) is never a button: the drawing
-// offers it.
+// offers it.  A preview (what the move keeps) is shown on its button.
 function renderActions() {
   const box = clear($("actions"));
   const view = page.view;
-  const legal = (view && view.legal) || [];
+  const legal = legalNow();
   $("actions-panel").hidden = page.seat === null || !view || view.status !== "playing";
   $("actions-title").textContent = legal.length ? "Your move" : "Waiting";
   const plain = legal.filter((item) => item.action);
   const listed = plain.length && page.renderer && page.renderer.buttons ? page.renderer.buttons(plain, view.observation) : plain;
   for (const item of listed) {
     box.append(el("button", { type: "button", disabled: page.sending, "data-action": JSON.stringify(item.action), title: item.text,
-      onclick: () => act(item.action) }, item.label));
+      onclick: () => act(item.action) }, item.label, item.preview ? el("span", { class: "preview" }, ` · ${item.preview}`) : null));
   }
   if (listed.length < legal.length) {
     box.append(el("span", { class: "muted hint" }, `${listed.length ? "Or click" : "Click"} on the table above to play.`));
   }
 }
 
+// The end: winners, every seat's score with its unit, and the final hand where the game has
+// a showdown.
 function renderResults(table) {
   const done = table.status === "finished" && table.results;
   $("results-panel").hidden = !done;
   if (!done) return;
   const r = table.results;
+  const [one, many] = table.score_unit || ["point", "points"];
   const winners = r.winners.map(seatName);
   const box = clear($("results"));
   box.append(el("p", {}, winners.length ? `Winner${winners.length > 1 ? "s" : ""}: ${winners.join(" and ")}` : "Nobody won."));
-  const list = el("ol", {});
-  for (const group of r.ranking) for (const seat of group) list.append(el("li", {}, `${seatName(seat)}: ${r.scores[seat]}`));
+  const list = el("ol", { class: "ranking" });
+  for (const group of r.ranking) {
+    for (const seat of group) {
+      const score = r.scores[seat];
+      list.append(el("li", {}, `${seatName(seat)}: ${score} ${score === 1 ? one : many}`));
+    }
+  }
   box.append(list);
+  const view = page.view;
+  const shown = view && view.observation && page.renderer && page.renderer.showdown
+    ? page.renderer.showdown(view.observation, context()) : null;
+  if (shown) box.append(el("div", { class: "final-hand" }, el("h3", {}, "The last hand"), shown.node));
   $("rematch").hidden = page.seat === null;
   $("replay-link").href = `/r/${table.id}`;
+}
+
+function myTurn() {
+  const view = page.view;
+  return Boolean(page.table && page.table.status === "playing" && view && page.seat !== null
+    && (view.to_act || []).includes(page.seat) && legalNow().length);
 }
 
 function renderTurn() {
   const view = page.view;
   const turn = $("turn");
+  const waiting = myTurn();
+  attention.update(waiting, view && (view.to_act || []).length > 1 ? "Your move" : "Your turn");
+  if (waiting && document.activeElement === document.body) focusPlay(false);
   if (!page.table || page.table.status === "open") { turn.textContent = "Waiting for players"; return; }
   if (page.table.status === "finished") { turn.textContent = "Game over"; return; }
   if (!view) return;
   const toAct = view.to_act || [];
-  if (page.seat !== null && toAct.includes(page.seat)) turn.innerHTML = '<span class="turn">Your turn</span>';
+  if (waiting) turn.replaceChildren(el("span", { class: "turn" }, "Your turn"));
   else turn.textContent = toAct.length ? `Waiting for ${toAct.map(seatName).join(", ")}` : "";
 }
 
 function tickClock() {
   const box = $("clock");
   const clock = page.view && page.view.status === "playing" && page.view.clock;
-  if (!clock) { box.textContent = ""; return; }
+  const show = (text) => { $("clock-text").textContent = text; box.hidden = !text; };
+  if (!clock) { show(""); return; }
   const now = Date.now() / 1000 + page.clockOffset;
   const mine = clock.deadlines && page.seat !== null ? clock.deadlines[String(page.seat)] : undefined;
   const anyone = clock.deadlines ? Math.min(...Object.values(clock.deadlines)) : undefined;
   const deadline = mine ?? clock.phase_deadline ?? anyone;
-  if (deadline === undefined || !isFinite(deadline)) { box.textContent = ""; return; }
+  if (deadline === undefined || !isFinite(deadline)) { show(""); return; }
   const left = Math.max(0, deadline - now);
-  box.textContent = `⏱ ${left.toFixed(left < 10 ? 1 : 0)} s`;
+  show(`${left.toFixed(left < 10 ? 1 : 0)} s`);
   box.classList.toggle("low", left < 10);
 }
+
+// --- focus stays in the play area ------------------------------------------------------
+// Redrawing replaces the things a player's focus was on: focus goes back to the same thing
+// (the same card, cell, button) if it is still there, else to the first card of the hand or
+// the first thing to click, else to the table itself; never back to the top of the page.
+const PLAY_AREA = ["game", "actions-panel", "showdown"];
+const KEYS = ["key", "action", "cell", "pos", "card"];
+
+function inPlay(node) {
+  return Boolean(node && node.nodeType === 1 && PLAY_AREA.some((id) => $(id).contains(node)));
+}
+
+function focusKey(node) {
+  for (const name of KEYS) if (node.dataset && node.dataset[name] !== undefined) return [name, node.dataset[name]];
+  return null;
+}
+
+function focusable(node) {
+  return node.tabIndex >= 0 && !node.disabled && node.offsetParent !== null;
+}
+
+function findByKey(key) {
+  if (!key) return null;
+  const [name, value] = key;
+  const attr = `data-${name}`;
+  const matches = PLAY_AREA.flatMap((id) => [...$(id).querySelectorAll(`[${attr}]`)])
+    .filter((node) => node.getAttribute(attr) === value && focusable(node));
+  return matches[0] || null;
+}
+
+function focusPlay(remembered) {
+  const target = (remembered && findByKey(page.focus.key))
+    || [...document.querySelectorAll("#game [data-keys='hand'] .clickable, #game .clickable, #game button, #actions button")].find(focusable)
+    || $("game");
+  if (target !== document.activeElement) target.focus({ preventScroll: false });
+}
+
+function restoreFocus() {
+  if (!page.focus.inPlay || moves.busy) return;
+  const active = document.activeElement;
+  if (active && active !== document.body && active !== $("game")) return;  // the table itself: a stopgap
+  focusPlay(true);
+}
+
+document.addEventListener("focusin", (e) => {
+  if (inPlay(e.target)) page.focus = { key: focusKey(e.target) || page.focus.key, inPlay: true };
+  else if (e.target !== document.body && !$("ask").contains(e.target)) page.focus.inPlay = false;
+});
+// a renderer redrawing itself (picking a card) replaces the focused node too
+new MutationObserver(() => queueMicrotask(restoreFocus)).observe($("game"), { childList: true, subtree: true });
 
 // --- seats through the HTTP API ----------------------------------------------------------
 async function takeSeat(seat, name) {
@@ -303,8 +473,24 @@ function reconnect() {
   if (page.ws) page.ws.close();
 }
 
+function toggleHelp() {
+  const panel = $("keys-help");
+  panel.hidden = !panel.hidden;
+  $("keys-toggle").setAttribute("aria-expanded", String(!panel.hidden));
+  if (!panel.hidden) panel.scrollIntoView({ block: "nearest" });
+}
+
 $("start").addEventListener("click", () => seatCall("POST", "/start"));
 $("rematch").addEventListener("click", () => askRematch(page, problem));
 $("copy-invite").addEventListener("click", () => { $("invite").select(); navigator.clipboard?.writeText($("invite").value); });
+$("keys-toggle").addEventListener("click", toggleHelp);
+$("table-info").addEventListener("toggle", () => render());
+$("tools").prepend(...attention.controls(el));
+$("settings").append(moves.setting());
+fillIcons();
+listen({
+  game: () => page.table && page.table.game, legal: () => (page.sending ? [] : legalNow()), act,
+  help: toggleHelp, quiet: () => Boolean(moves.busy || page.holding || page.sending),
+});
 setInterval(tickClock, 250);
 connect();

@@ -84,7 +84,7 @@ class ThirtyOneView:
             kept = [STANDARD.parse(c) for c in obs["hand"] if c != card]
             text = Text("discard ")
             text.append_text(card_text(card))
-            text.append(f"  (keeps {format_value(self.game.value(kept))})")
+            text.append(f"  ({self.game.describe_kept(kept, action[2])})")
             if action[2]:
                 text.append("  and declare 31", style="bold green")
             return text

@@ -12,7 +12,7 @@ from rich.text import Text
 from tripletopper.cards import TRIPLE_TOPPER
 from tripletopper.cli.cards import card_text, cards_text, squared_pile_text
 from tripletopper.engine import Action
-from tripletopper.games.thirty_two import ThirtyTwo, wild_count
+from tripletopper.games.thirty_two import ThirtyTwo
 
 
 class ThirtyTwoView:
@@ -61,7 +61,7 @@ class ThirtyTwoView:
             kept = [TRIPLE_TOPPER.parse(c) for c in obs["hand"] if c != card]
             text = Text("discard ")
             text.append_text(card_text(card))
-            text.append(f"  (keeps {self.game.score(kept)}, {wild_count(kept)} wild(s))")
+            text.append(f"  ({self.game.describe_kept(kept)})")
             if action[2]:
                 text.append("  and declare Thirty-two", style="bold green")
             return text

@@ -134,6 +134,11 @@ class MemoMatch(Game):
         ]
     )
     setup_keys = ("order",)
+    score_units = ("card taken", "cards taken")
+
+    @classmethod
+    def score_unit(cls, players: int) -> tuple[str, str]:
+        return ("turn", "turns") if players == 1 else cls.score_units
 
     def __init__(self, players: int, **options: object) -> None:
         super().__init__(players, **options)

@@ -140,6 +140,7 @@ class ThirtyOne(Game):
         ]
     )
     setup_keys = ("dealer",)
+    score_units = ("life", "lives")
 
     def __init__(self, players: int, **options: object) -> None:
         super().__init__(players, **options)
@@ -150,6 +151,15 @@ class ThirtyOne(Game):
     def value(self, hand: Sequence[Card]) -> float:
         """A three-card hand's value under this game's options (``hand_value`` for notation)."""
         return self.value3(hand[0], hand[1], hand[2])
+
+    def describe_kept(self, hand: Sequence[Card], declared: bool = True) -> str:
+        """What a three-card hand kept after a discard is worth: ``keeps 27``; a 31 kept
+        without declaring it under ``manual_31`` says it counts 30."""
+        value = self.value(hand)
+        text = f"keeps {format_value(value)}"
+        if self.manual and not declared and value == THIRTY_ONE:
+            text += f" (undeclared: counts {format_value(DEAD_31)})"
+        return text
 
     def new_state(
         self, seed: int = 0, *, decks: Sequence[Sequence[Card | str]] | None = None,
@@ -400,6 +410,12 @@ class ThirtyOneState(State):
         if is_31(kept[0], kept[1], kept[2]):
             return "that 31 was not declared when you made it: it counts 30 now"
         return f"discarding {_fmt[card]} leaves {format_value(game.value(kept))}, not 31"
+
+    def preview(self, action: Action, seat: int) -> str | None:
+        if action[0] != "discard":
+            return None
+        kept = [c for c in self.hands[seat] if c != action[1]]
+        return self.game.describe_kept(kept, action[2])
 
     def default_action(self, seat: int) -> Action:
         """Draw (or stop, with the stock empty); discard for the best hand; declare a 31."""

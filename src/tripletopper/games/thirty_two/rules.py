@@ -120,6 +120,7 @@ class ThirtyTwo(Game):
         ]
     )
     setup_keys = ("dealer",)
+    score_units = ("counter", "counters")
 
     def __init__(self, players: int, **options: object) -> None:
         super().__init__(players, **options)
@@ -132,6 +133,11 @@ class ThirtyTwo(Game):
         """A three-card hand's score under this game's options (``hand_score`` for notation)."""
         raw = self._raw(hand[0], hand[1], hand[2])
         return THIRTY_TWO if self.cap and raw > THIRTY_TWO else raw
+
+    def describe_kept(self, hand: Sequence[Card]) -> str:
+        """What a three-card hand kept after a discard scores: ``keeps 25, 2 wilds``."""
+        wilds = WILDS[hand[0]] + WILDS[hand[1]] + WILDS[hand[2]]
+        return f"keeps {self.score(hand)}, {wilds} wild{'' if wilds == 1 else 's'}"
 
     def payment_wilds(self, hand: Sequence[Card]) -> int:
         """Wilds that count in payments: none in the no-wilds variation."""
@@ -317,6 +323,11 @@ class ThirtyTwoState(State):
             return "you must keep the card you took from the discard pile"
         kept = [c for c in hand if c != card]
         return f"discarding {_fmt[card]} leaves {self.game.score(kept)}, not a Thirty-two"
+
+    def preview(self, action: Action, seat: int) -> str | None:
+        if action[0] != "discard":
+            return None
+        return self.game.describe_kept([c for c in self.hands[seat] if c != action[1]])
 
     def default_action(self, seat: int) -> Action:
         """Draw; then discard the card whose loss keeps the best score."""

@@ -121,6 +121,7 @@ class ThreeUpThreeDown(Game):
     )  # fmt: skip
     codec = CODEC
     setup_keys = ("dealer",)
+    score_units = ("card left", "cards left")
 
     def __init__(self, players: int, **options: object) -> None:
         colors = options.get("colors")
@@ -678,6 +679,15 @@ class ThreeUpThreeDownState(State):
             if self.phase == PLAY:
                 obs["playing_from"] = self._source_name(seat)
         return obs
+
+    def hints(self, seat: int | None) -> dict[str, Any]:
+        """The seat's own cards it could play on the pile as it lies now (from its hand, or
+        its 3UP cards once those are played), whether or not it is its turn."""
+        if seat is None or self.phase != PLAY or self.out[seat]:
+            return {}
+        cards = self.hands[seat] or (self.up[seat] if not self.stock.size else [])
+        low = self.run_rank
+        return {"playable": [_fmt[c] for c in cards if RANK[c] >= low]}
 
     def _source_name(self, seat: int) -> str | None:
         if self.out[seat]:

@@ -218,6 +218,7 @@ class Toe(Game):
         ]
     )
     setup_keys = ("x", "question_order")
+    score_units = ("mark", "marks")
 
     bank: QuestionBank | None
 
@@ -684,6 +685,24 @@ class ToeState(State):
             events.append(Event("game_over", data))
 
     # --- views ------------------------------------------------------------------------
+    def hints(self, seat: int | None) -> dict[str, Any]:
+        """Threats, from the board alone: every line holding three marks of one player and
+        a free fourth cell, which that player wins by marking (X's first)."""
+        if self.phase == OVER:
+            return {}
+        board = self.board
+        threats = []
+        for s in (self.x, 1 - self.x):
+            counts, theirs = self.counts[s], self.counts[1 - s]
+            for i, line in enumerate(LINES):
+                if counts[i] == 3 and not theirs[i]:
+                    free = next(cell for cell in line if board[cell] < 0)
+                    threats.append(
+                        {"seat": s, "mark": SYMBOLS[s != self.x], "line": _cells(line),
+                         "cell": CELL_NAMES[free]}
+                    )  # fmt: skip
+        return {"threats": threats}
+
     def board_text(self) -> str:
         """The board as 64 characters, one per cell in cell order: ``X``, ``O`` or ``.``."""
         marks = (".", SYMBOLS[self.x != 0], SYMBOLS[self.x != 1])

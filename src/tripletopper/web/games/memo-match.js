@@ -5,14 +5,18 @@
 // The two cards of a miss stay drawn face up, outlined, until the next update, as they lay
 // face up on a real table before being turned back: their faces come from that update's
 // `missed` event, and nothing else names them later (the log gives positions only).
-// Remembering where the cards lie is the game.
+// Remembering where the cards lie is the game.  The grid is one labelled grid a keyboard
+// walks card by card with the arrows (Enter flips or claims); declaring "no matches" asks
+// for confirmation first, since a wrong declaration puts you out.
 import { badge, fromPattern, legalBy, patternOf, playerBox, plural, pressable } from "/static/games/parts.js";
 
 const COLUMNS = "ABCDEFGHIJKL";
+const WIDE = COLUMNS.length;
 const DRAWN = new Set(["flip", "take"]);
 
-// The first card of a claim being made.
+// The first card of a claim being made, and the position the keyboard is on.
 let claim = { key: null, first: null };
+let cursor = null;
 
 // The page lists "no matches" and pass; flips, bonus takes and claims (sent as one pattern:
 // any two of the face-up cards) are the grid's cards.
@@ -21,7 +25,17 @@ export function buttons(legal) {
 }
 
 function position(p) {
-  return `${COLUMNS[p % COLUMNS.length]}${Math.floor(p / COLUMNS.length) + 1}`;
+  return `${COLUMNS[p % WIDE]}${Math.floor(p / WIDE) + 1}`;
+}
+
+// Before declaring "no matches": it is one click from the first turn, and wrong puts you out.
+export function guard(action) {
+  if (action.type !== "declare") return null;
+  return {
+    text: "Declare \"no matches\"? Every card is turned face up and the others race to spot a pair: "
+      + "if anyone spots one, you are out of the game.",
+    choices: [{ label: "Declare no matches", action }],
+  };
 }
 
 function status(obs, ctx) {
@@ -70,7 +84,7 @@ export function render(root, obs, ctx) {
       obs.playoff ? ` · playoff: ${obs.playoff_captured[seat]}` : "")];
     const shown = obs.playoff ? obs.playoff_cards[seat] : taken;
     if (shown.length) {
-      lines.push(el("details", { class: "taken" }, el("summary", {}, obs.playoff ? "playoff cards" : "cards taken"),
+      lines.push(el("details", { class: "taken", open: Boolean(obs.result) }, el("summary", {}, obs.playoff ? "playoff cards" : "cards taken"),
         cards.row(shown, "small")));
     }
     players.append(playerBox(ctx, seat, { acting: obs.to_act.includes(seat), out, badges }, ...lines));
@@ -105,7 +119,7 @@ export function render(root, obs, ctx) {
     });
   }
   const onTable = new Set(obs.table);
-  const grid = el("div", { class: "memo-grid", "aria-label": "The cards on the table" });
+  const cells = [];
   for (let p = 0; p < obs.size; p++) {
     const name = position(p);
     let cell;
@@ -113,9 +127,10 @@ export function render(root, obs, ctx) {
       const code = obs.face_up[name];
       cell = code ? cards.card(code) : cards.back("", `${name}: face up, hidden from you`);
       cell.classList.add("memo-up");
+      cell.setAttribute("aria-label", `${name}: ${code ? cards.longName(code) : "face up, hidden from you"}`);
       if (claimable.has(name)) {
         pressable(cell, () => pickForClaim(name), `${claim.first ? `claim with ${claim.first}` : "claim"}: ${name}${code ? ` (${cards.longName(code)})` : ""}`);
-        if (claim.first === name) cell.classList.add("picked");
+        if (claim.first === name) { cell.classList.add("picked"); cell.setAttribute("aria-selected", "true"); }
       }
     } else if (onTable.has(name)) {
       const back = missed.has(name);
@@ -123,24 +138,60 @@ export function render(root, obs, ctx) {
         cell = cards.card(faces[name]);
         cell.classList.add("missed");
         cell.setAttribute("title", `${name}: ${cards.longName(faces[name])}, no match: turned back`);
+        cell.setAttribute("aria-label", cell.getAttribute("title"));
       } else {
         cell = el("div", { class: `memo-down${back ? " missed" : ""}`, title: `${name}: face down${back ? " (just turned back)" : ""}` }, name);
       }
       const item = flips.get(name);
       if (item) pressable(cell, () => ctx.act(item.action), item.label);
     } else {
-      cell = el("div", { class: "memo-empty", "aria-hidden": "true" });
+      cell = el("div", { class: "memo-empty", "aria-label": `${name}: empty` });
     }
     cell.dataset.pos = name;
-    grid.append(cell);
+    if (!cell.getAttribute("aria-label")) cell.setAttribute("aria-label", cell.getAttribute("title") || name);
+    cells.push(cell);
   }
-  root.append(grid);
+  // One grid, row by row; the keyboard moves through it (roving focus: one cell in the tab
+  // order, the one last visited or the first that can be played).
+  const playable = cells.find((c) => c.classList.contains("clickable"));
+  const home = cells.find((c) => c.dataset.pos === (claim.first || cursor)) || playable || cells[0];
+  const grid = el("div", { class: "memo-grid", role: "grid", "aria-label": "The cards on the table, 12 to a row" });
+  for (let start = 0; start < cells.length; start += WIDE) {
+    const row = el("div", { role: "row", class: "memo-row" });
+    for (const cell of cells.slice(start, start + WIDE)) {
+      cell.setAttribute("role", "gridcell");
+      cell.setAttribute("tabindex", cell === home ? "0" : "-1");
+      if (!cell.classList.contains("clickable")) cell.setAttribute("aria-disabled", "true");
+      cell.addEventListener("focus", () => { cursor = cell.dataset.pos; });
+      row.append(cell);
+    }
+    grid.append(row);
+  }
+  grid.addEventListener("keydown", (event) => walk(event, cells));
+  const board = el("div", { class: "memo-board" }, grid);
+  root.append(board);
 
-  // a card or two face up in play, drawn large as well (the grid's cards are small on a phone)
+  // a card or two face up in play, drawn large as well (the grid's cards are small on a phone;
+  // the grid itself names them to screen readers)
   const up = Object.entries(obs.face_up);
   if (up.length && up.length <= 2) {
-    root.append(el("div", { class: "cards memo-shown", "aria-hidden": "true" }, el("span", { class: "pile-label" }, "Face up:"),
+    board.append(el("div", { class: "cards memo-shown", "aria-hidden": "true" }, el("span", { class: "pile-label" }, "Face up:"),
       up.map(([name, code]) => el("div", { class: "hand-card" }, code ? cards.card(code, "large") : cards.back("large"),
         el("div", { class: "caption" }, name)))));
   }
+}
+
+// Arrow keys on the grid: one card left or right, one row up or down; Home/End: the row's
+// ends.  Enter and Space are the cards' own (pressable).
+function walk(event, cells) {
+  const at = cells.indexOf(event.target);
+  if (at < 0) return;
+  const moves = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -WIDE, ArrowDown: WIDE,
+    Home: -(at % WIDE), End: WIDE - 1 - (at % WIDE) };
+  if (!(event.key in moves)) return;
+  event.preventDefault();
+  const next = cells[Math.max(0, Math.min(cells.length - 1, at + moves[event.key]))];
+  event.target.setAttribute("tabindex", "-1");
+  next.setAttribute("tabindex", "0");
+  next.focus();
 }

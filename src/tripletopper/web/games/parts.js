@@ -12,7 +12,7 @@ export function actButton(ctx, item, text, secondary = false) {
     "data-action": JSON.stringify(item.action), onclick: () => ctx.act(item.action) }, text);
 }
 
-// Make `node` call `run` when clicked or activated from the keyboard.
+// Make `node` call `run` when clicked or activated from the keyboard (Enter or Space).
 export function pressable(node, run, label) {
   node.classList.add("clickable");
   node.setAttribute("tabindex", "0");
@@ -23,6 +23,41 @@ export function pressable(node, run, label) {
     if (e.key === "Enter" || e.key === " ") { e.preventDefault(); run(); }
   });
   return node;
+}
+
+// A card of your hand with a line under it (what discarding it keeps, "new", "chosen").
+export function handCard(ctx, face, ...caption) {
+  return ctx.el("div", { class: "hand-card" }, face, ctx.el("div", { class: "caption" }, ...caption));
+}
+
+// Your hand: a row of cards the digit keys pick from (shortcuts.js), labelled for readers.
+export function handRow(ctx, label = "Your hand") {
+  return ctx.el("div", { class: "cards hand", role: "group", "aria-label": label, "data-keys": "hand" });
+}
+
+// Thirty-Two's and Thirty-One's question before a click that throws a declarable hand away:
+// the discard of `action` leaves a hand that could be declared with it (the same discard
+// with declare: true is legal), or the player would play on (`instead`) holding one.
+export function declareGuard(action, ctx, what, instead) {
+  const legal = ctx.legal.filter((item) => item.action);
+  if (action.type === "discard" && !action.declare) {
+    const declare = legal.find((i) => i.action.type === "discard" && i.action.card === action.card && i.action.declare);
+    if (declare) {
+      return {
+        text: `Discarding ${action.card} leaves ${what}${declare.preview ? ` (${declare.preview})` : ""}. Declare it now? `
+          + "Discarding without declaring throws that away.",
+        choices: [{ label: `Declare ${what}`, action: declare.action }, { label: "Discard anyway", action }],
+      };
+    }
+  }
+  const declare = legal.find((i) => i.action.type === "declare");
+  if (declare && instead.includes(action.type)) {
+    return {
+      text: `You hold ${what}. Declare it now instead of "${action.type}"?`,
+      choices: [{ label: `Declare ${what}`, action: declare.action }, { label: `${action.type[0].toUpperCase()}${action.type.slice(1)} anyway`, action }],
+    };
+  }
+  return null;
 }
 
 // The legal actions of one type, by a key made of the action (e.g. its card).

@@ -2,9 +2,10 @@
 // circling the drain, then out), the knocker and the dealer, the cards the table knows in
 // each hand; the stock (click it to draw), the squared discard pile (its size and its top
 // card, which a click takes), the kitty; your hand with its value, whose cards are the
-// discard buttons; and how the last hand was settled.  Built only from the observation the
-// server sent to this seat.
-import { badge, clickable, legalBy, otherHand, playerBox, plural, spot } from "/static/games/parts.js";
+// discard buttons, each with the value it keeps; and how the last hand was settled (held on
+// screen after each hand, shown at the end).  With manual_31 a click that throws away a
+// declarable 31 asks first.  Built only from the observation the server sent to this seat.
+import { badge, clickable, declareGuard, handCard, handRow, legalBy, otherHand, playerBox, plural, spot } from "/static/games/parts.js";
 
 const ORGANS = ["liver", "kidneys", "heart"];
 const NS = "http://www.w3.org/2000/svg";
@@ -37,7 +38,7 @@ function lives(obs, seat, ctx) {
   if (obs.out.includes(seat)) return el("div", { class: "organs" }, "out of the game");
   const left = obs.organs[seat];
   if (!left.length) return el("div", { class: "organs drain" }, icon("drain"), "circling the drain");
-  return el("div", { class: "organs", "aria-label": `organs: ${left.join(", ")}` }, ORGANS.map((organ) => {
+  return el("div", { class: "organs", role: "group", "aria-label": `organs: ${left.join(", ")}` }, ORGANS.map((organ) => {
     const gone = !left.includes(organ);
     return el("span", { class: `organ${gone ? " gone" : ""}`, title: gone ? `${organ}: in the kitty` : organ }, icon(organ), organ);
   }));
@@ -66,27 +67,31 @@ export function render(root, obs, ctx) {
   const draw = ctx.legal.find((item) => item.action.type === "draw");
   const take = ctx.legal.find((item) => item.action.type === "take");
   const stock = cards.back("large", `stock of ${obs.stock_size} cards`);
+  stock.dataset.key = "stock";
   if (draw) clickable(stock, draw, ctx, "draw from the stock");
   // The discard pile is squared: only its top card shows, with how many cards it holds.
   const code = obs.discard_top;
   const top = code ? cards.card(code, "large") : el("span", { class: "muted" }, "(empty)");
-  if (take && code) clickable(top, take, ctx, `take ${cards.longName(code)} from the discard pile`);
+  if (take && code) { clickable(top, take, ctx, `take ${cards.longName(code)} from the discard pile`); top.dataset.key = "pile"; }
   const pile = spot(ctx, `Discard pile: ${obs.discard_size}`, top);
   pile.classList.add("discard-pile");
-  root.append(el("div", { class: "center" },
+  const middle = el("div", { class: "middle" }, el("div", { class: "center" },
     spot(ctx, `Stock: ${obs.stock_size}`, obs.stock_size ? stock : el("span", { class: "muted" }, "(empty)")),
     pile,
     spot(ctx, "Kitty", el("div", { class: "organs" }, icon("heart"), plural(obs.kitty, "organ")))));
+  root.append(middle);
 
   if (obs.hand) {
     const discards = legalBy(ctx, "discard", (a) => (a.declare ? null : a.card));
-    const hand = el("div", { class: "cards", "aria-label": "Your hand" });
+    const declares = legalBy(ctx, "discard", (a) => (a.declare ? a.card : null));
+    const hand = handRow(ctx);
     for (const code of obs.hand) {
       const face = cards.card(code, "large");
       const item = discards.get(code);
-      if (item) clickable(face, item, ctx, `${item.label} (${cards.longName(code)})`);
+      if (item) clickable(face, item, ctx, `${item.label} (${cards.longName(code)})${item.preview ? `: ${item.preview}` : ""}`);
       if (code === obs.taken) face.classList.add("taken-card");
-      hand.append(face);
+      const note = item && item.preview ? item.preview : code === obs.taken ? "taken: keep it" : "";
+      hand.append(handCard(ctx, face, note, declares.has(code) ? el("strong", {}, " · 31!") : null));
     }
     let score = `${plural(obs.hand.length, "card")}: discard one`;
     if ("value" in obs) {
@@ -94,9 +99,25 @@ export function render(root, obs, ctx) {
       if (obs.counts !== obs.value) score += ` (an undeclared 31: it counts ${value(obs.counts)})`;
       else if (obs.value === 31) score += " - THIRTY-ONE!";
     }
-    root.append(el("div", {}, el("div", { class: "score", id: "hand-score" }, score), hand));
+    middle.append(el("div", { class: "your-hand" }, el("div", { class: "score", id: "hand-score" }, score), hand));
   }
-  if (obs.last_hand) root.append(lastHand(obs.last_hand, ctx));
+  if (obs.last_hand && !obs.result) {
+    const box = el("details", { class: "last-hand" }, el("summary", {}, `How hand ${obs.last_hand.hand} ended`));
+    box.append(...lastHand(obs.last_hand, ctx).childNodes);
+    root.append(box);
+  }
+}
+
+// Before a click (manual_31): a discard that throws away a declarable 31, or playing a dealt
+// 31 without declaring it.
+export function guard(action, ctx) {
+  return declareGuard(action, ctx, "a 31", ["play"]);
+}
+
+// The last hand settled: the hands shown and who lost which organs.
+export function showdown(obs, ctx) {
+  if (!obs.last_hand) return null;
+  return { key: `hand ${obs.last_hand.hand}`, node: lastHand(obs.last_hand, ctx) };
 }
 
 // How the last hand ended: the hands shown and who lost which organs.
@@ -104,7 +125,7 @@ function lastHand(last, ctx) {
   const { el, cards } = ctx;
   const name = (seat) => ctx.names[seat];
   const how = { knock: "a showdown after a knock", stop: "the stock ran out", 31: "a 31", dealt_31: "a dealt 31" }[last.ended_by] || last.ended_by;
-  const box = el("details", { class: "last-hand", open: true }, el("summary", {}, `Hand ${last.hand} ended with ${how}`));
+  const box = el("div", { class: "settlement" }, el("p", {}, `Hand ${last.hand} ended with ${how}.`));
   for (const shown of last.shown) {
     box.append(el("div", { class: "shown" }, el("span", { class: "who" }, name(shown.seat)), cards.row(shown.cards, "small"),
       `${value(shown.value)}${shown.counts !== shown.value ? ` (counts ${value(shown.counts)})` : ""}`));

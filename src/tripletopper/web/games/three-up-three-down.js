@@ -4,15 +4,19 @@
 // your 3UP cards when you play those) to play one card of that value, a 3DOWN card to flip
 // it, the pile to pick it up, the stock to draw before an extra play; several cards of one
 // value are the page's buttons.  At the start, click three of your six cards to lay them face
-// up.  Built only from the observation the server sent to this seat.
-import { actButton, badge, clickable, legalBy, playerBox, plural, pressable, Selection, spot } from "/static/games/parts.js";
+// up: picked cards rise, get a thick outline and say "chosen".  At a table with hints, the
+// cards you could play on the pile as it lies are marked "playable", turn or not.  Built only
+// from the observation the server sent to this seat.
+import { actButton, badge, clickable, handCard, handRow, legalBy, playerBox, plural, pressable, Selection, spot } from "/static/games/parts.js";
+import { icon } from "/static/icons.js";
 
 const VALUE = /^(10|[1-9]|C\+[12]|C)[RGB]/;
 const chosen = new Selection();
 
-// The page lists plays, pickups and draws; the (up to twenty) choices are made by clicking.
+// The page lists several cards of a value, pickups and draws; one card is played by clicking
+// it, and the (up to twenty) choices are made by clicking the cards.
 export function buttons(legal) {
-  return legal.filter((item) => item.action.type !== "choose");
+  return legal.filter((item) => item.action.type !== "choose" && !(item.action.type === "play" && item.action.cards.length === 1));
 }
 
 const valueOf = (code) => VALUE.exec(code)[1];
@@ -40,7 +44,8 @@ export function render(root, obs, ctx) {
           info.known.map((c) => cards.card(c, "small")),
           info.hidden_at_most.length ? el("span", { class: "muted" }, ` hidden: at most ${info.hidden_at_most.join(", ")}`) : null));
       }
-      if ((info.up || []).length || info.down) lines.push(tableCards(info, ctx, "small", el("span", { class: "pile-label" }, "3UP/3DOWN:")));
+      // their 3UP cards (the 3DOWN ones are counted above)
+      if ((info.up || []).length) lines.push(tableCards({ up: info.up, down: 0 }, ctx, "small", el("span", { class: "pile-label" }, "3UP:")));
     }
     players.append(playerBox(ctx, seat, { acting: obs.to_act.includes(seat), out: info.out, badges }, ...lines));
   });
@@ -50,17 +55,19 @@ export function render(root, obs, ctx) {
   const pickup = ctx.legal.find((item) => item.action.type === "pickup");
   const draw = ctx.legal.find((item) => item.action.type === "draw");
   const stock = obs.stock_size ? cards.back("", `stock of ${obs.stock_size} cards`) : el("div", { class: "muted" }, "(empty)");
+  stock.dataset.key = "stock";
   if (draw) clickable(stock, draw, ctx, "draw a card before your extra play");
-  const pile = el("div", { class: "cards fan", "aria-label": `the pile: ${plural(obs.pile_size, "card")}` },
+  const pile = el("div", { class: "cards fan", role: "group", "aria-label": `the pile: ${plural(obs.pile_size, "card")}`, "data-key": "pile" },
     obs.pile.slice(-5).map((code) => cards.card(code)));
-  if (!obs.pile.length) pile.append(el("span", { class: "muted" }, "(empty: anything goes)"));
+  if (!obs.pile.length) pile.append(el("span", { class: "muted small-note" }, "(empty: anything goes)"));
   if (pickup) clickable(pile, pickup, ctx, "pick up the pile");
   const run = obs.top ? `top ${obs.top}${obs.run > 1 ? `, ${obs.run} in a row` : ""}` : "";
-  root.append(el("div", { class: "center" },
+  const middle = el("div", { class: "middle" }, el("div", { class: "center" },
     spot(ctx, `Stock: ${obs.stock_size}`, stock),
     spot(ctx, `Pile: ${obs.pile_size}${run ? ` · ${run}` : ""}`, pile),
     spot(ctx, `Cleared: ${obs.cleared.length}`, obs.cleared.length
       ? el("details", {}, el("summary", {}, "out of the game"), cards.row(obs.cleared, "small")) : null)));
+  root.append(middle);
 
   const notes = [];
   if (obs.extra_plays) notes.push(`${plural(obs.extra_plays, "extra play")} to make${obs.may_draw ? " (you may draw one card first)" : ""}.`);
@@ -68,13 +75,18 @@ export function render(root, obs, ctx) {
   if (obs.result) notes.push("Game over.");
   if (notes.length) root.append(el("div", { class: "status-line" }, notes.join(" ")));
 
-  if (me !== null && obs.hand) root.append(yourCards(obs, ctx, () => render(root, obs, ctx)));
+  if (me !== null && obs.hand) {
+    const [table, hand] = yourCards(obs, ctx, () => render(root, obs, ctx));
+    middle.append(table);
+    root.append(hand);
+  }
 }
 
 // 3UP cards face up on the 3DOWN ones.
 function tableCards(info, ctx, size, label, clickUp, flip) {
   const { el, cards } = ctx;
-  const row = el("div", { class: "cards labelled" }, label);
+  const row = el("div", { class: "cards labelled", role: "group", "aria-label": "3UP and 3DOWN cards" }, label);
+  if (clickUp) row.dataset.keys = "hand";  // played from next: the digit keys pick them
   for (const code of info.up || []) {
     const face = cards.card(code, size);
     if (clickUp) clickUp(face, code);
@@ -82,7 +94,7 @@ function tableCards(info, ctx, size, label, clickUp, flip) {
   }
   for (let i = 0; i < info.down; i++) {
     const down = cards.back(size, "a 3DOWN card");
-    if (flip && i === 0) clickable(down, flip, ctx, "flip your next 3DOWN card");
+    if (flip && i === 0) { clickable(down, flip, ctx, "flip your next 3DOWN card"); down.dataset.key = "down"; }
     down.classList.add("down");
     row.append(down);
   }
@@ -99,33 +111,40 @@ function yourCards(obs, ctx, redraw) {
   };
   const box = el("div", { class: "your-cards" });
   const flip = ctx.legal.find((item) => item.action.type === "flip");
-  box.append(el("div", {}, el("div", { class: "pile-label" }, "Your 3UP and 3DOWN cards"),
-    tableCards(info, ctx, "", null, obs.playing_from === "3UP" ? playOne : null, flip)));
+  const table = el("div", { class: "spot" }, el("div", { class: "pile-label" }, "Your 3UP and 3DOWN cards"),
+    tableCards(info, ctx, "", null, obs.playing_from === "3UP" ? playOne : null, flip));
 
-  const hand = el("div", { class: "cards", "aria-label": "Your hand" });
+  const hand = obs.playing_from === "hand" || obs.phase === "choose" ? handRow(ctx) : el("div", { class: "cards hand", role: "group", "aria-label": "Your hand" });
+  const playable = new Set((ctx.hints && ctx.hints.playable) || []);
   if (obs.phase === "choose") {
     const picks = chosen.for(obs.hand.join());
     const choices = ctx.legal.filter((item) => item.action.type === "choose");
     obs.hand.forEach((code, i) => {
       const face = cards.card(code, "large");
+      const on = picks.includes(i);
       if (choices.length) {
-        pressable(face, () => { chosen.toggle(i, 3); redraw(); }, `${picks.includes(i) ? "unpick" : "pick"} ${cards.longName(code)}`);
-        if (picks.includes(i)) face.classList.add("picked");
+        pressable(face, () => { chosen.toggle(i, 3); redraw(); }, `${cards.longName(code)}: ${on ? "chosen (press to unpick)" : "pick to lay face up"}`);
+        face.setAttribute("aria-pressed", String(on));
+        face.dataset.key = `choose-${i}`;
+        if (on) face.classList.add("picked");
       }
-      hand.append(face);
+      hand.append(handCard(ctx, face, on ? el("span", { class: "chosen" }, icon("check"), "chosen") : ""));
     });
     const wanted = picks.map((i) => valueOf(obs.hand[i])).sort().join(" ");
     const choice = picks.length === 3 && choices.find((item) => [...item.action.cards].sort().join(" ") === wanted);
+    let lay = null;
+    if (choice) { lay = actButton(ctx, choice, "Lay these three face up"); lay.dataset.key = "lay"; }
     box.append(el("div", { class: "actions-inline" }, choices.length
-      ? (choice ? actButton(ctx, choice, "Lay these three face up") : `Pick three cards to lay face up (${picks.length} of 3).`)
+      ? (lay || `Pick three cards to lay face up (${picks.length} of 3).`)
       : "Waiting for the others to choose."));
   } else {
+    const size = obs.hand.length > 7 ? "" : "large";  // a big hand in smaller cards
     for (const code of obs.hand) {
-      const face = cards.card(code, "large");
+      const face = cards.card(code, size);
       if (obs.playing_from === "hand") playOne(face, code);
-      hand.append(face);
+      hand.append(handCard(ctx, face, playable.has(code) ? el("span", { class: "playable" }, icon("check"), "playable") : ""));
     }
   }
   box.append(el("div", { class: "score" }, `Your hand: ${plural(obs.hand.length, "card")}`), hand);
-  return box;
+  return [table, box];
 }

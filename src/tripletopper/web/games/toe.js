@@ -5,21 +5,29 @@
 // click a card to see the free cells it may mark, then one of them (a card with a single
 // play plays at once), or click a marked-out cell straight away.  The Quiz Show's question,
 // who buzzed and the last answer are shown; buzzing and answering are the page's buttons.
+//
+// Each layer is a labelled grid a keyboard walks cell by cell: arrows move along rows and
+// columns (and on to the next layer), Page Up / Page Down change layers, Enter marks.  At a
+// table with hints, lines of three marks with a free fourth cell are marked as threats.
 // Built only from the observation the server sent to this seat.
-import { actButton, badge, clickable, playerBox, plural, pressable, spot } from "/static/games/parts.js";
+import { actButton, badge, clickable, handCard, handRow, playerBox, plural, pressable, spot } from "/static/games/parts.js";
+import { icon } from "/static/icons.js";
 
 const ROWS = "RYGB";
 const COLUMNS = "CHTS";
 const ROW_WORDS = ["red", "yellow", "green", "blue"];
 const COLUMN_WORDS = ["circle", "heart", "triangle", "square"];
-const COLUMN_SYMBOLS = ["●", "♥", "▲", "■"];
+const COLUMN_ICONS = ["circle", "heart", "triangle", "square"];
 const NS = "http://www.w3.org/2000/svg";
 
-// What this browser has picked toward a play: a hand card, or a cell several cards fit.
+// What this browser has picked toward a play: a hand card, or a cell several cards fit; and
+// the cell the keyboard is on.
 let picked = { key: null, card: null, cell: null };
+let cursor = null;
 
-// The page lists draw and discards; plays are the cells and cards, buzz and answers the quiz.
-const DRAWN = new Set(["play", "buzz", "answer"]);
+// The page lists draw; plays are the cells and cards, buzz and answers the quiz, and the
+// discards are short buttons by the hand (their cards' names).
+const DRAWN = new Set(["play", "buzz", "answer", "discard"]);
 export function buttons(legal) {
   return legal.filter((item) => !DRAWN.has(item.action.type));
 }
@@ -46,7 +54,7 @@ export function render(root, obs, ctx) {
   const redraw = () => render(root, obs, ctx);
   const hand = obs.hand || [];
   const key = `${obs.turns}|${obs.phase}|${hand.join()}`;
-  if (picked.key !== key) picked = { key, card: null, cell: null };
+  if (picked.key !== key) picked = { key, card: null, cell: null, focus: false };
   const symbolOf = (seat) => (seat === obs.x ? "X" : "O");
   const mine = ctx.seat !== null && obs.to_act.includes(ctx.seat);
 
@@ -56,11 +64,12 @@ export function render(root, obs, ctx) {
     const symbol = symbolOf(seat);
     players.append(playerBox(ctx, seat, { acting: obs.to_act.includes(seat) },
       el("div", { class: "toe-who" }, markSvg(symbol), ` plays ${symbol} · ${plural(obs.marks[seat], "mark")}`),
-      el("div", { class: "muted" }, `${plural(obs.hand_sizes[seat], "card")} in hand · ${obs.discard_counts[seat]} discarded face down`)));
+      el("div", { class: "muted" }, `${plural(obs.hand_sizes[seat], "card")} in hand · ${obs.discard_counts[seat]} face down`)));
   }
   root.append(players);
 
   // what is going on
+  const threats = (ctx.hints && ctx.hints.threats) || [];
   const status = el("div", { class: "status-line" });
   if (obs.result) {
     const winners = obs.result.winners || [];
@@ -71,6 +80,17 @@ export function render(root, obs, ctx) {
     status.append(`Turn ${obs.turns + 1} of ${obs.max_turns}. `);
     if (mine && obs.phase === "turn") status.append("Draw a card (click the stock) or discard 2 or 3 cards face down.");
     if (mine && obs.phase === "play") status.append("Play a card: pick it, then a highlighted cell.");
+  }
+  if (obs.last) {
+    const { seat, card, cell } = obs.last;
+    const face = cards.card(card, "small");
+    face.setAttribute("aria-hidden", "true");
+    status.append(el("span", { class: "toe-last" }, ` Last mark: ${ctx.names[seat]} (${symbolOf(seat)}) played ${card} `,
+      face, ` on ${cell}.`));
+  }
+  if (threats.length) {
+    status.append(el("div", { class: "threats" }, "Threats: ",
+      threats.map((t) => `${t.mark} wins at ${t.cell}`).join(" · ")));
   }
   root.append(status);
   if (obs.quiz) root.append(quiz(obs.quiz, ctx));
@@ -85,87 +105,158 @@ export function render(root, obs, ctx) {
   }
   const pickCell = (name) => {
     const items = targets.get(name);
+    if (!items) return;
     if (items.length === 1) ctx.act(items[0].action);
     else { picked.cell = name; redraw(); }
   };
   const line = new Set(obs.line || []);
   const last = obs.last ? obs.last.cell : null;
-  const cube = el("div", { class: "toe-cube", "aria-label": "The board: four layers" });
+  const danger = new Map();  // threat cell -> marks that win there
+  const threatLines = new Set();
+  for (const t of threats) {
+    danger.set(t.cell, [...(danger.get(t.cell) || []), t.mark]);
+    for (const cell of t.line) threatLines.add(cell);
+  }
+  const firstTarget = picked.card ? [...targets.keys()][0] : null;
+  const home = picked.cell || (picked.focus && firstTarget) || cursor || firstTarget || "RC1";
+  const cube = el("div", { class: "toe-cube", role: "group", "aria-label": "The board: four layers, one per number" });
   for (let layer = 0; layer < 4; layer++) {
-    const grid = el("div", { class: "toe-layer", "data-layer": layer + 1, role: "group", "aria-label": `layer ${layer + 1}` },
-      el("div", { class: "toe-corner" }),
-      COLUMNS.split("").map((c, i) => el("div", { class: "toe-head", title: COLUMN_WORDS[i] }, `${c}${COLUMN_SYMBOLS[i]}`)));
+    const grid = el("div", { class: "toe-layer", "data-layer": layer + 1, role: "grid", "aria-label": `Layer ${layer + 1} (number ${layer + 1})` },
+      el("div", { role: "row", class: "toe-row" }, el("div", { class: "toe-corner", role: "columnheader", title: `layer ${layer + 1}`, "aria-label": "row" }, `${layer + 1}`),
+        COLUMNS.split("").map((c, i) => el("div", { class: "toe-head", role: "columnheader", title: COLUMN_WORDS[i], "aria-label": COLUMN_WORDS[i] },
+          c, icon(COLUMN_ICONS[i], "toe-shape")))));
     for (let row = 0; row < 4; row++) {
-      grid.append(el("div", { class: `toe-head toe-row-${ROWS[row]}`, title: ROW_WORDS[row] }, ROWS[row]));
+      const cells = [el("div", { class: `toe-head toe-row-${ROWS[row]}`, role: "rowheader", title: ROW_WORDS[row], "aria-label": ROW_WORDS[row] }, ROWS[row])];
       for (let column = 0; column < 4; column++) {
         const name = cellName(row, column, layer);
         const mark = obs.board[layer * 16 + column * 4 + row];
         const words = `${ROW_WORDS[row]} ${COLUMN_WORDS[column]} ${layer + 1}`;
-        const state = mark === "." ? "free" : `${mark}${ctx.seat !== null && mark === symbolOf(ctx.seat) ? " (you)" : ""}`;
+        const state = mark === "." ? "free" : `${mark}${ctx.seat !== null && mark === symbolOf(ctx.seat) ? " (yours)" : ""}`;
+        const notes = [state];
+        if (danger.has(name)) notes.push(`${danger.get(name).join(" and ")} would win here`);
+        if (line.has(name)) notes.push("in the winning line");
+        if (targets.has(name)) notes.push(picked.card ? `mark it with ${picked.card}` : "a card of yours fits");
+        const classes = ["toe-cell"];
+        if (line.has(name)) classes.push("win");
+        if (name === last) classes.push("last");
+        if (picked.cell === name) classes.push("picked");
+        if (danger.has(name)) classes.push("threat", ...danger.get(name).map((m) => `threat-${m}`));
+        else if (threatLines.has(name)) classes.push("threat-line");
+        if (targets.has(name)) classes.push("target", "clickable", picked.card ? "strong" : "weak");
         const cell = el("div", {
-          class: `toe-cell${line.has(name) ? " win" : ""}${name === last ? " last" : ""}${picked.cell === name ? " picked" : ""}`,
-          "data-cell": name, "data-mark": mark, title: `${name}: ${words}, ${state}`, "aria-label": `${name}, ${state}`,
+          class: classes.join(" "), role: "gridcell", tabindex: name === home ? "0" : "-1",
+          "data-cell": name, "data-mark": mark, "data-row": row, "data-column": column, "data-layer": layer,
+          title: `${name}: ${words}, ${notes.join(", ")}`, "aria-label": `${name}, ${words}: ${notes.join(", ")}`,
+          "aria-disabled": targets.has(name) ? null : "true",
         }, mark === "." ? null : markSvg(mark));
-        if (targets.has(name)) {
-          cell.classList.add("target", picked.card ? "strong" : "weak");
-          pressable(cell, () => pickCell(name), `mark ${name} (${words})`);
-        }
-        grid.append(cell);
+        cell.addEventListener("click", () => pickCell(name));
+        cell.addEventListener("focus", () => { cursor = name; });
+        cells.push(cell);
       }
+      grid.append(el("div", { role: "row", class: "toe-row" }, cells));
     }
-    cube.append(el("div", { class: "toe-layer-box" }, el("div", { class: "pile-label" }, `layer ${layer + 1}`), grid));
+    cube.append(grid);
   }
+  cube.addEventListener("keydown", (event) => walk(event, cube, pickCell));
   root.append(cube);
 
   // several cards fit the cell clicked: which one?
   if (picked.cell && targets.has(picked.cell)) {
-    const which = el("div", { class: "cards toe-which" }, el("span", {}, `Mark ${picked.cell} with: `));
+    const which = el("div", { class: "cards toe-which", role: "group", "aria-label": `cards that fit ${picked.cell}` },
+      el("span", {}, `Mark ${picked.cell} with: `));
     for (const item of targets.get(picked.cell)) which.append(clickable(cards.card(item.action.card, "small"), item, ctx));
     root.append(which);
   }
 
-  if (obs.last) {
-    const { seat, card, cell } = obs.last;
-    root.append(el("div", { class: "toe-last" }, `Last mark: ${ctx.names[seat]} (${symbolOf(seat)}) played `,
-      cards.card(card, "small"), ` on ${cell}.`));
-  }
-
-  // the stock and the played cards
+  // the stock and the played cards, then your hand
   const draw = ctx.legal.find((item) => item.action.type === "draw");
   const stock = cards.back("", `stock of ${obs.stock_size} cards`);
+  stock.dataset.key = "stock";
   if (draw) clickable(stock, draw, ctx, "draw a card from the stock");
   const played = obs.played;
-  root.append(el("div", { class: "center" },
+  const playedSpot = spot(ctx, `Played: ${played.length}`, played.length ? cards.card(played[played.length - 1]) : el("span", { class: "muted" }, "(none)"));
+  playedSpot.classList.add("played-spot");
+  const middle = el("div", { class: "middle" }, el("div", { class: "center" },
     spot(ctx, `Stock: ${obs.stock_size}`, stock),
-    spot(ctx, `Played: ${played.length}`, played.length ? cards.card(played[played.length - 1]) : el("span", { class: "muted" }, "(none)")),
+    playedSpot,
     el("div", { class: "muted" }, [
       obs.wasted ? `${plural(obs.wasted, "wasted play")}` : "",
       obs.reshuffles ? `reshuffled ${plural(obs.reshuffles, "time")}` : "",
     ].filter(Boolean).join(" · "))));
+  root.append(middle);
+  if (obs.hand) {
+    middle.append(yourHand(obs, ctx, plays, redraw));
+    const discards = ctx.legal.filter((item) => item.action.type === "discard");
+    if (discards.length) {
+      root.append(el("div", { class: "actions-inline toe-discards", role: "group", "aria-label": "discard face down" },
+        el("span", { class: "pile-label" }, "Or discard face down:"),
+        discards.map((item) => {
+          const button = actButton(ctx, item, item.action.cards.join(" + "), true);
+          button.setAttribute("aria-label", item.label);
+          return button;
+        })));
+    }
+  }
 
-  if (obs.hand) root.append(yourHand(obs, ctx, plays, redraw));
+  // after picking a card, the keyboard goes to the first cell it may mark
+  if (picked.focus) {
+    picked.focus = false;
+    const first = cube.querySelector(".toe-cell[tabindex='0']");
+    if (first) first.focus();
+  }
+}
+
+// Arrow keys on the cube: along a row or column, on into the next layer; Page Up/Down: the
+// layer before or after; Home/End: the layer's first or last cell; Enter or Space: mark.
+function walk(event, cube, pickCell) {
+  const cell = event.target.closest(".toe-cell");
+  if (!cell) return;
+  let row = Number(cell.dataset.row);
+  let column = Number(cell.dataset.column);
+  let layer = Number(cell.dataset.layer);
+  switch (event.key) {
+    case "ArrowLeft": column -= 1; if (column < 0) { column = 3; layer = (layer + 3) % 4; } break;
+    case "ArrowRight": column += 1; if (column > 3) { column = 0; layer = (layer + 1) % 4; } break;
+    case "ArrowUp": row = (row + 3) % 4; break;
+    case "ArrowDown": row = (row + 1) % 4; break;
+    case "PageUp": layer = (layer + 3) % 4; break;
+    case "PageDown": layer = (layer + 1) % 4; break;
+    case "Home": row = 0; column = 0; break;
+    case "End": row = 3; column = 3; break;
+    case "Enter": case " ": event.preventDefault(); pickCell(cell.dataset.cell); return;
+    default: return;
+  }
+  event.preventDefault();
+  const next = cube.querySelector(`[data-cell='${cellName(row, column, layer)}']`);
+  cell.setAttribute("tabindex", "-1");
+  next.setAttribute("tabindex", "0");
+  next.focus();
 }
 
 function yourHand(obs, ctx, plays, redraw) {
   const { el, cards } = ctx;
-  const row = el("div", { class: "cards toe-hand", "aria-label": "Your hand" });
+  const row = handRow(ctx);
+  row.classList.add("toe-hand");
   for (const code of obs.hand) {
     const face = cards.card(code, "large");
     const items = plays.filter((item) => item.action.card === code);
     let note = "";
     if (items.length === 1) {
-      note = items[0].action.cell === null ? "fits no free cell" : `→ ${items[0].action.cell}`;
-      clickable(face, items[0], ctx);
+      note = items[0].action.cell === null ? "fits no free cell" : `plays at ${items[0].action.cell}`;
+      clickable(face, items[0], ctx, `${items[0].label} (${cards.longName(code)})`);
     } else if (items.length) {
       note = `${items.length} free cells`;
-      pressable(face, () => { picked.card = picked.card === code ? null : code; picked.cell = null; redraw(); },
-        `${cards.longName(code)}: show the ${items.length} cells it may mark`);
-      if (picked.card === code) face.classList.add("picked");
+      pressable(face, () => {
+        picked.card = picked.card === code ? null : code;
+        picked.cell = null;
+        picked.focus = picked.card !== null;
+        redraw();
+      }, `${cards.longName(code)}: pick it to mark one of ${items.length} free cells`);
+      if (picked.card === code) { face.classList.add("picked"); face.setAttribute("aria-pressed", "true"); }
     }
-    row.append(el("div", { class: "hand-card" }, face,
-      el("div", { class: "caption" }, code === obs.drawn ? badge(ctx, "new", "the card you drew") : null, note)));
+    row.append(handCard(ctx, face, code === obs.drawn ? badge(ctx, "new", "the card you drew") : null, note));
   }
-  const box = el("div", {}, el("div", { class: "score" }, "Your hand"), row);
+  const box = el("div", { class: "your-hand" }, el("div", { class: "score" }, "Your hand"), row);
   if (obs.my_discards.length) {
     box.append(el("details", { class: "muted" }, el("summary", {}, `Your face-down discards (${obs.my_discards.length})`),
       cards.row(obs.my_discards, "small")));
@@ -175,7 +266,7 @@ function yourHand(obs, ctx, plays, redraw) {
 
 function quiz(q, ctx) {
   const { el } = ctx;
-  const box = el("div", { class: "quiz", "aria-live": "polite" });
+  const box = el("div", { class: "quiz" });
   const name = (seat) => ctx.names[seat];
   const answered = q.last_answer;
   if (answered) {
