@@ -279,3 +279,23 @@ def test_the_lobbys_three_lists_update_without_a_reload(browser, tmp_path):
         page.screenshot(path=str(ARTIFACTS / "e2e-room-lobby.png"), full_page=True)
         page.context.close()
     assert not errors, errors
+
+
+@pytest.mark.parametrize("path", ["/", "/rules", "/rules/thirty-two", "/rules/toe"])
+def test_the_lobby_and_the_rules_pages_pass_axe(browser, tmp_path, path):
+    from axe_playwright_python.sync_playwright import Axe
+
+    errors: list[str] = []
+    with live_server(str(tmp_path)) as base:
+        page = page_of(browser, errors)
+        page.goto(f"{base}{path}")
+        page.wait_for_load_state("networkidle")
+        violations = Axe().run(page).response["violations"]
+        bad = [
+            (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+            for v in violations
+            if v["impact"] in ("serious", "critical")
+        ]
+        page.context.close()
+    assert not bad, f"{path}: {bad}"
+    assert not errors, errors
