@@ -96,6 +96,7 @@ def test_two_friends_and_a_bot_play_thirty_two_in_browsers(browser, tmp_path):
 
         # Bob follows the invite link and sits in seat 2
         bob.goto(invite)
+        bob.wait_for_selector("#conn:has-text('connected')")
         bob.fill("[data-seat='1'] input", "Bob")
         bob.click("[data-seat='1'] button:has-text('Sit here')")
         ann.wait_for_selector("[data-seat='1']:has-text('Bob')")

@@ -229,6 +229,11 @@ function renderSeats(table) {
       class: `chip${info.seat === page.seat ? " mine" : ""}${toAct.includes(info.seat) ? " acting" : ""}`,
     }, info.name || "empty"))),
     open ? null : el("span", { class: "summary-more" }, $("table-info").open ? "hide" : "invite link, seats"));
+  // A redraw must not take the name someone is typing, nor the focus, away from them.
+  const typing = document.activeElement && document.activeElement.matches("#seats [data-seat] input")
+    ? document.activeElement : null;
+  if (typing) setName(typing.value);
+  const typingSeat = typing ? typing.closest("[data-seat]").dataset.seat : null;
   const box = clear($("seats"));
   const seated = page.seat !== null;
   for (const info of table.seats) {
@@ -260,6 +265,10 @@ function renderSeats(table) {
       } }, "Leave (a bot takes over)"));
     }
     box.append(card);
+  }
+  if (typingSeat !== null) {
+    const again = box.querySelector(`[data-seat="${typingSeat}"] input`);
+    if (again) { again.focus(); again.setSelectionRange(again.value.length, again.value.length); }
   }
   const full = table.seats.every((s) => s.name);
   $("start").hidden = !(open && seated);
