@@ -119,7 +119,6 @@ def test_a_rematch_waiting_for_answers_is_listed_open(tmp_path):
 
 
 def test_lobby_sockets_count_against_the_connection_cap_with_table_sockets(tmp_path, monkeypatch):
-    monkeypatch.setattr("tripletopper.server.lobby.MAX_CONNECTIONS", 2)
     monkeypatch.setattr("tripletopper.server.protocol.MAX_CONNECTIONS", 2)
     with room(tmp_path) as client:
         table_id = client.post("/api/tables", json={"game": "toe"}).json()["table"]["id"]

@@ -23,7 +23,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tripletopper.games import GAMES
 from tripletopper.server import storage
-from tripletopper.server.protocol import MAX_CONNECTIONS, Connection
+from tripletopper.server.protocol import Connection
 from tripletopper.server.storage import Database, TableRow
 from tripletopper.server.tables import (
     ABANDONED,
@@ -166,12 +166,8 @@ class LobbyConnection(Connection):
         self.lobby = lobby
 
     async def serve(self) -> None:
-        address = self.ws.client.host if self.ws.client else "unknown"
-        await self.ws.accept()
-        if not self.room.connect(address, MAX_CONNECTIONS):
-            refusal = ClientError("too_many_connections", f"at most {MAX_CONNECTIONS} at once")
-            await self.ws.send_text(encode(refusal.to_json()))
-            await self.ws.close(code=1008)
+        address = self.address
+        if not await self.admit():
             return
         writer = asyncio.get_running_loop().create_task(self.writer())
         try:

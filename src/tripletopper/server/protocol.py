@@ -102,13 +102,20 @@ class Connection:
         self.allowance -= 1.0
         return True
 
+    async def admit(self) -> bool:
+        """Accept the websocket, unless its address holds ``MAX_CONNECTIONS`` already (then
+        it is told why and closed).  An admitted connection must ``room.disconnect`` at its end."""
+        await self.ws.accept()
+        if self.room.connect(self.address, MAX_CONNECTIONS):
+            return True
+        refusal = ClientError("too_many_connections", f"at most {MAX_CONNECTIONS} at once")
+        await self.ws.send_text(encode(refusal.to_json()))
+        await self.ws.close(code=1008)
+        return False
+
     async def serve(self) -> None:
         address = self.address
-        await self.ws.accept()
-        if not self.room.connect(address, MAX_CONNECTIONS):
-            refusal = ClientError("too_many_connections", f"at most {MAX_CONNECTIONS} at once")
-            await self.ws.send_text(encode(refusal.to_json()))
-            await self.ws.close(code=1008)
+        if not await self.admit():
             return
         writer = asyncio.get_running_loop().create_task(self.writer())
         try:
