@@ -814,13 +814,14 @@ class Table:
         """
         version = self.version
         oldest = self.entries[0].version - 1 if self.entries else version
-        catch_up = since is not None and oldest <= since <= version
+        start = since if since is not None and oldest <= since <= version else None
+        catch_up = start is not None
         cache = self._cached()
-        key = ("state", seat, since if catch_up else None)
+        key = ("state", seat, start)
         text = cache.get(key)
         if text is None:
-            if catch_up:
-                entries = [entry for entry in self.entries if entry.version > since]  # type: ignore[operator]
+            if start is not None:
+                entries = [entry for entry in self.entries if entry.version > start]
             else:
                 entries = self.entries[-LOG_KEEP:]
             head = {
