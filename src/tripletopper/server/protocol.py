@@ -207,12 +207,9 @@ class Connection:
         if token and not any(value is not None for value in standing.values()):
             raise ClientError("bad_token", "that token holds no seat here; watching instead?")
         self.table, self.seat = table, standing["seat"]
-        table.join(self)
+        # joined (sent updates) only with the first state: see _send_sync
         self.send({"type": "welcome", "table": table.id, **standing})
         self.sync(message.get("version"))
-        chat = table.chat_text()
-        if chat is not None:
-            self.push(chat)
 
     async def chat(self, message: dict[str, Any]) -> None:
         """A chat line: checked, counted against the address's (and for spectators, the
@@ -255,7 +252,14 @@ class Connection:
             return
         version = self.sync_version
         since = version if isinstance(version, int) and not isinstance(version, bool) else None
+        first = self not in self.table.clients
+        # A connection hears updates from its first state on; joined earlier, an action
+        # stored between hello and that state would reach it as an update first.
+        self.table.join(self)
         self.push(self.table.snapshot_text(self.seat, since))
+        chat = self.table.chat_text() if first else None
+        if chat is not None:
+            self.push(chat)
 
     async def action(self, message: dict[str, Any], ref: str | int | None) -> None:
         table = self._table()
