@@ -196,7 +196,8 @@ class Toe(Game):
         ),
         Option(
             "questions", "text", BUILTIN, "Quiz Show: the question bank, 'builtin' or a "
-            "user bank's name@digest (give its file with --questions)", requires=QUIZ,
+            "user bank's name@digest (in the terminal, its file is given with --questions)",
+            requires=QUIZ,
         ),
     )  # fmt: skip
     codec = ActionCodec(
