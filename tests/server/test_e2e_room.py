@@ -299,3 +299,21 @@ def test_the_lobby_and_the_rules_pages_pass_axe(browser, tmp_path, path):
         page.context.close()
     assert not bad, f"{path}: {bad}"
     assert not errors, errors
+
+
+def test_an_abandoned_game_says_so_and_offers_its_replay(browser, tmp_path):
+    errors: list[str] = []
+    with live_server(str(tmp_path), bot_delay=30, abandon_grace=0.2) as base:
+        table_id, tokens = open_table(base, players=3, humans=1)
+        with httpx.Client(base_url=base, timeout=30) as http:
+            r = http.delete(f"/api/tables/{table_id}/seats/0", headers={"X-Seat-Token": tokens[0]})
+            assert r.status_code == 200, r.text
+        page = page_of(browser, errors)
+        page.goto(f"{base}/t/{table_id}")
+        page.wait_for_selector("#results-panel:not([hidden])")
+        assert page.inner_text("#turn") == "Game abandoned"
+        assert "nobody was left at the table" in page.inner_text("#results")
+        assert page.locator("#rematch").is_hidden()
+        page.click("#replay-link")
+        page.wait_for_url(f"**/r/{table_id}")
+    assert errors == []

@@ -345,8 +345,15 @@ function renderActions() {
 // The end: winners, every seat's score with its unit, and the final hand where the game has
 // a showdown.
 function renderResults(table) {
+  const abandoned = table.status === "abandoned";
   const done = table.status === "finished" && table.results;
-  $("results-panel").hidden = !done;
+  $("results-panel").hidden = !(done || abandoned);
+  if (abandoned) {  // no winner: the game stopped where it was; its replay stays open
+    clear($("results")).append(el("p", {}, "The game was abandoned: nobody was left at the table to play it."));
+    $("rematch").hidden = true;
+    $("replay-link").href = `/r/${table.id}`;
+    return;
+  }
   if (!done) return;
   const r = table.results;
   const [one, many] = table.score_unit || ["point", "points"];
@@ -382,7 +389,9 @@ function renderTurn() {
   attention.update(waiting, view && (view.to_act || []).length > 1 ? "Your move" : "Your turn");
   if (waiting && document.activeElement === document.body) focusPlay(false);
   if (!page.table || page.table.status === "open") { turn.textContent = "Waiting for players"; return; }
-  if (page.table.status === "finished") { turn.textContent = "Game over"; return; }
+  const over = { finished: "Game over", abandoned: "Game abandoned",
+    expired: "This table closed before its game began", broken: "This table is out of order" };
+  if (over[page.table.status]) { turn.textContent = over[page.table.status]; return; }
   if (!view) return;
   const toAct = view.to_act || [];
   if (waiting) turn.replaceChildren(el("span", { class: "turn" }, "Your turn"));
