@@ -86,6 +86,10 @@ def test_rules_and_help_are_reached_from_the_lobby_the_form_and_the_table(browse
         page.wait_for_selector("#help-howto h3:has-text('What you click')")
         assert "Buzz in" in page.inner_text("#help-howto")
         assert page.get_attribute("#help-rules", "href") == "/rules/toe"
+        # the keyboard shortcuts in the help too: the same list as the Keys panel's
+        keys = page.text_content("#help-keys dl")
+        assert "show or hide these shortcuts" in keys and keys == page.text_content("#keys-list dl")
+        assert page.locator("#help-keys").is_visible()
         page.screenshot(path=str(ARTIFACTS / "e2e-room-table-help.png"), full_page=True)
         # the rules page itself, and back to the lobby from it
         page.goto(base + "/rules/toe")

@@ -2,7 +2,7 @@
 // symbols mean for this game (written per game, served at /api/games/<game>/help as HTML
 // rendered from Markdown by the server, raw HTML off), keyboard shortcuts, and the link to
 // the game's whole rules page at /rules/<game>.
-import { api, clear, el } from "/static/common.js";
+import { api } from "/static/common.js";
 
 let shownFor = null;
 
@@ -18,14 +18,4 @@ export async function showHelp(game) {
   } catch (e) {
     shownFor = null;
   }
-}
-
-// The keyboard shortcuts of this table, listed in the panel: `rows` of [keys, what they
-// do], e.g. [["1-9", "pick a card"], ["Enter", "play it"]]; an empty list hides them.
-export function setShortcuts(rows) {
-  const box = clear(document.getElementById("help-keys"));
-  box.hidden = !rows.length;
-  if (!rows.length) return;
-  box.append(el("h3", {}, "Keyboard"),
-    el("dl", { class: "keys" }, rows.flatMap(([keys, what]) => [el("dt", {}, el("kbd", {}, keys)), el("dd", {}, what)])));
 }

@@ -180,6 +180,8 @@ async function loadRenderer(game) {
     page.renderer = await import("/static/games/generic.js");
   }
   $("keys-list").replaceChildren(shortcutList(game));
+  $("help-keys").replaceChildren(el("h3", {}, "Keyboard"), shortcutList(game));  // the same list
+  $("help-keys").hidden = false;
   render();
 }
 
