@@ -89,3 +89,14 @@ def test_a_callers_time_budget_stops_an_iteration_budget_early():
     pressed.time_budget = 0.05  # what the card room tells it
     assert pressed.choose(SeatView(state, seat)) in state.legal_actions()
     assert 0 < pressed.last.iterations < 10**9
+
+
+def test_the_search_plays_a_game_alone():
+    """Memo Match can be played solo: one seat is always first (the place term divided by
+    players - 1 = 0 once)."""
+    from tripletopper.question_banks import make_game
+    from tripletopper.runner import play_game
+
+    game = make_game("memo-match", 1)
+    state = play_game(game, [make_bot("ismcts:iterations=20", game, 0, 1)], seed=3)
+    assert state.is_terminal() and state.results().winners == (0,)

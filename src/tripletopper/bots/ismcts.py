@@ -105,7 +105,7 @@ def standings_by(score: Callable[[State], list[int]], scale: Callable[[int], flo
         before = score(root)
         unit = scale(players)
         return [
-            0.85 * (players - places[s]) / (players - 1)
+            0.85 * ((players - places[s]) / (players - 1) if players > 1 else 1.0)  # alone: first
             + 0.15 * (0.5 + 0.5 * max(-1.0, min(1.0, (after[s] - before[s]) / unit)))
             for s in range(players)
         ]
