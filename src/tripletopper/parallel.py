@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import socket
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
@@ -34,9 +34,10 @@ def default_workers() -> int:
 def run_ordered(
     func: Callable[[J], R], jobs: Sequence[J], *, workers: int | None = None,
     ray: str | None = None,
-) -> Iterator[R]:  # fmt: skip
+) -> Generator[R, None, None]:  # fmt: skip
     """``func(job)`` for every job, yielded in job order (``func`` must be a module-level
-    function: it is sent to other processes by name)."""
+    function: it is sent to other processes by name).  Closing the generator early
+    cancels the jobs not yet started."""
     if ray is not None:
         yield from _ray_map(func, jobs, ray)
         return
