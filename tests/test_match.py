@@ -9,6 +9,7 @@ from collections import Counter
 import pytest
 from click.testing import CliRunner
 
+from tripletopper.analysis.intervals import Z95
 from tripletopper.cli import cli
 from tripletopper.match import (
     A,
@@ -84,7 +85,7 @@ def test_a_bot_against_itself_scores_exactly_half(name, players):
     data = result.to_json()
     assert data["score"] == 0.5 and data["elo"] == 0.0 and data["los"] == 0.5
     assert data["pairs"]["a_better"] == data["pairs"]["b_better"]
-    assert data["sprt"]["llr"] == 0.0 and data["sprt"]["verdict"] == "inconclusive"
+    assert data["sprt"]["llr"] < 0  # towards H0: level, not 50 Elo stronger
     assert data["games"] == 40 // len(deal_seatings(players)) * len(deal_seatings(players))
 
 
@@ -109,7 +110,8 @@ def test_the_same_match_whatever_the_number_of_workers():
     one = run_match(game, "medium", "easy", SPRT, 400, seed=3, workers=1).to_json()
     two = run_match(game, "medium", "easy", SPRT, 400, seed=3, workers=2).to_json()
     assert strip(one) == strip(two)
-    assert one["sprt"]["verdict"] == "H1" and one["deals"] == 7  # inside two workers' 2nd batch
+    # two workers submit deals 0-3, 4-11, 12-27: the decision falls inside a batch
+    assert one["sprt"]["verdict"] == "H1" and one["deals"] == 19
 
 
 def test_elo_and_los_known_values():
@@ -128,21 +130,27 @@ def test_elo_and_los_known_values():
 
 
 def test_the_interval_and_the_sprt_statistic():
-    scores = [1.0, 0.0, 1.0, 1.0]  # mean 3/4; spread 3/4, plus (1/2 - 3/4)^2 virtual: 13/16 / 4
+    scores = [1.0, 0.0, 1.0, 1.0]  # mean 3/4; spread 3/4, virtual 1 and 0: (3/4 + 5/8) / 5
     summary = Summary.of(scores)
-    stderr = math.sqrt(13 / 64 / 4)
+    variance = (0.75 + 0.25**2 + 0.75**2) / 5
+    stderr = math.sqrt(variance / 4)
     assert summary.score == 0.75
     assert summary.low == pytest.approx(0.75 - 1.959964 * stderr)
     assert summary.high == 1.0  # clamped
     sprt = Sprt(0.5, 0.6)
     assert sprt.lower == pytest.approx(math.log(0.05 / 0.95))
     assert sprt.upper == pytest.approx(math.log(0.95 / 0.05))
-    assert sprt.llr(4, 3.0, 3.0) == pytest.approx(4 * 0.1 * (1.5 - 1.1) / (2 * 13 / 64))
+    assert sprt.llr(4, 3.0, 3.0) == pytest.approx(4 * 0.1 * (1.5 - 1.1) / (2 * variance))
     assert sprt.verdict(3.0) == "H1" and sprt.verdict(-3.0) == "H0" and sprt.verdict(0) is None
-    # every deal won: no sample spread, the virtual draw still gives one
+    # every deal won: no sample spread, the virtual deals still give one (1/6)
     assert Sprt.from_elo(0, 50).llr(5, 5.0, 5.0) == pytest.approx(
-        5 * (score_of(50) - 0.5) * (2 - 0.5 - score_of(50)) / (2 * 0.25 / 5)
+        5 * (score_of(50) - 0.5) * (2 - 0.5 - score_of(50)) / (2 / 6)
     )
+    # every deal drawn: the bots are level, and H0 (not 50 Elo stronger) is accepted
+    level = Sprt.from_elo(0, 50)
+    assert level.verdict(level.llr(23, 11.5, 23 * 0.25)) is None
+    assert level.verdict(level.llr(24, 12.0, 24 * 0.25)) == "H0"
+    assert Summary.of([0.5] * 100).high - 0.5 == pytest.approx(Z95 * math.sqrt(0.5 / 101 / 100))
 
 
 def test_match_command_json_and_text():

@@ -28,10 +28,13 @@ approximation (M. Van den Bergh, "A practical introduction to the GSPRT"): with
 s1) / (2 v)`` for H0: score ``s0`` against H1: score ``s1`` (given as scores or
 logistic Elo), and H1 is accepted when the LLR reaches ``log((1 - beta) /
 alpha)``, H0 when it falls to ``log(beta / (1 - alpha))``.  The variance is
-estimated with one virtual drawn deal (score 1/2) added to the spread about
-the mean, ``v = (sum((x - m)^2) + (1/2 - m)^2) / n``, so that deals that all
-scored the same still have a spread (as fishtest regularises empty pentanomial
-cells); it weighs only in the first few deals.  The test runs after every deal,
+estimated with two virtual deals added about the mean, one won and one lost,
+``v = (sum((x - m)^2) + (1 - m)^2 + m^2) / (n + 1)`` (as the Agresti-Coull
+interval adds a success and a failure, and fishtest regularises empty
+pentanomial cells), so that deals that all scored the same still have a
+spread: a bot that wins every deal is accepted as stronger after a handful of
+deals, not after the first, and two bots that draw every deal are found level
+(H0); it weighs only in the first few dozen deals.  The test runs after every deal,
 in deal order, and the match stops at the first decision or at the game cap
 (verdict ``inconclusive``).
 
@@ -106,11 +109,12 @@ def los(mean: float, stderr: float) -> float:
 
 def deal_variance(n: int, total: float, squares: float) -> float:
     """The variance of one deal's score, from ``n`` deal scores (their sum and the sum of
-    their squares) and one virtual drawn deal (see the module doc)."""
+    their squares) and two virtual deals, one won and one lost (see the module doc)."""
     if n == 0:
-        return 0.0
+        return math.nan
     mean = total / n
-    return (max(0.0, squares - n * mean * mean) + (0.5 - mean) ** 2) / n
+    spread = max(0.0, squares - n * mean * mean) + (1.0 - mean) ** 2 + mean**2
+    return spread / (n + 1)
 
 
 @dataclass(frozen=True)
@@ -151,9 +155,9 @@ class Sprt:
     def llr(self, n: int, total: float, squares: float) -> float:
         """The log-likelihood ratio after ``n`` deals whose scores sum to ``total``
         (their squares to ``squares``); see the module doc."""
-        variance = deal_variance(n, total, squares)
-        if variance <= 0.0:  # no deals, or every deal drawn: no evidence either way
+        if n == 0:
             return 0.0
+        variance = deal_variance(n, total, squares)
         s0, s1 = self.score0, self.score1
         return n * (s1 - s0) * (2.0 * total / n - s0 - s1) / (2.0 * variance)
 

@@ -13,7 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from tripletopper.cli.common import build_game, check_bots, game_options, worker_options
 from tripletopper.errors import TripleTopperError
 from tripletopper.games import game_class
-from tripletopper.match import Match, Sprt, run_match, score_of
+from tripletopper.match import Match, Sprt, deal_seatings, run_match, score_of
 from tripletopper.parallel import RayUnavailable
 
 ELO0, ELO1 = 0.0, 50.0
@@ -71,7 +71,8 @@ def match_command(
         console=err, disable=not show, transient=True,
     )  # fmt: skip
     with bar:
-        task = bar.add_task(f"{bot_a} vs {bot_b}", total=max_games)
+        per_deal = len(deal_seatings(the_game.players))
+        task = bar.add_task(f"{bot_a} vs {bot_b}", total=max(1, max_games // per_deal) * per_deal)
         try:
             result = run_match(
                 the_game, bot_a, bot_b, sprt, max_games, seed or 0, workers=workers, ray=ray,
