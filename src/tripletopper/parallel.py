@@ -1,6 +1,6 @@
 """Independent jobs on all cores or on a Ray cluster, their results in job order.
 
-The one pool of the project's batch commands (``tournament``, ``analyze``): a
+The one pool of the project's batch commands (``tournament``, ``match``, ``analyze``): a
 job's result may depend only on the job, so the same jobs give the same results
 whatever the number of workers or machines.
 
@@ -92,5 +92,11 @@ def _ray_map(func: Callable[[J], R], jobs: Sequence[J], address: str) -> Iterato
     ray = connect_ray(address)
     remote = ray.remote(func)
     refs = [remote.remote(job) for job in jobs]
-    for ref in refs:
-        yield ray.get(ref)
+    taken = 0
+    try:
+        for ref in refs:
+            yield ray.get(ref)
+            taken += 1
+    finally:
+        for ref in refs[taken:]:  # closed early: the results are not wanted
+            ray.cancel(ref)
