@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass
 from itertools import pairwise
 
-from tripletopper.match import Match, Sprt, run_match
+from tripletopper.match import Match, Sprt, elo_text, run_match
 from tripletopper.question_banks import make_game
 
 LADDER = ("easy", "medium", "hard", "expert")
@@ -80,16 +80,12 @@ def runs(only: str | None, players: int | None) -> list[Run]:
 def row(run: Run, result: Match) -> str:
     data = result.to_json()
     low, high = data["score_95"]
-
-    def elo(x: float | None) -> str:
-        return "inf" if x is None else f"{x:+.0f}"
-
     p95 = data["decision_seconds"].get(run.a, {}).get("p95")
     bounds = "0/+50 Elo" if run.score0 is None else f"{run.score0:.0%}/{run.score1:.0%}"
     return (
         f"| {run.game} | {run.players} | {run.a} vs {run.b} | {bounds} | {data['games']} | "
-        f"{data['score']:.1%} ({low:.1%}-{high:.1%}) | {elo(data['elo'])} "
-        f"({elo(data['elo_95'][0])} to {elo(data['elo_95'][1])}) | {data['los']:.1%} | "
+        f"{data['score']:.1%} ({low:.1%}-{high:.1%}) | {elo_text(data['score'])} "
+        f"({elo_text(low)} to {elo_text(high)}) | {data['los']:.1%} | "
         f"{data['sprt']['llr']:.2f} | {data['sprt']['verdict']} | "
         f"{'-' if p95 is None else f'{p95 * 1000:.0f} ms'} | {result.seconds:.0f} s |"
     )

@@ -95,6 +95,11 @@ def elo(score: float) -> float:
     return 400.0 * math.log10(score / (1.0 - score))
 
 
+def elo_text(score: float) -> str:
+    """The Elo difference of a score, signed, to the point (``+inf``, ``-inf`` at the ends)."""
+    return f"{elo(score):+.0f}"
+
+
 def score_of(elo_difference: float) -> float:
     """The expected score of an Elo difference."""
     return 1.0 / (1.0 + math.pow(10.0, -elo_difference / 400.0))
@@ -199,7 +204,7 @@ class Summary:
         return cls(n, mean, max(0.0, mean - half), min(1.0, mean + half), los(mean, stderr))
 
     def to_json(self) -> dict[str, Any]:
-        def rounded(x: float) -> float | None:
+        def rounded(x: float) -> float | None:  # JSON has no infinity: null
             return None if math.isinf(x) else round(x, 1)
 
         return {

@@ -13,7 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from tripletopper.cli.common import build_game, check_bots, game_options, worker_options
 from tripletopper.errors import TripleTopperError
 from tripletopper.games import game_class
-from tripletopper.match import Match, Sprt, deal_seatings, run_match, score_of
+from tripletopper.match import Match, Sprt, deal_seatings, elo_text, run_match, score_of
 from tripletopper.parallel import RayUnavailable
 
 ELO0, ELO1 = 0.0, 50.0
@@ -100,15 +100,10 @@ def _sprt(
         raise click.UsageError(str(exc)) from None
 
 
-def _elo(value: float | None) -> str:
-    return "inf" if value is None else f"{value:+.0f}"
-
-
 def print_match(result: Match, console: Console) -> None:
     data = result.to_json()
     a, b = data["bots"]["A"], data["bots"]["B"]
     low, high = data["score_95"]
-    elo_low, elo_high = data["elo_95"]
     sprt = data["sprt"]
     console.print(
         f"[bold]{result.game.title}[/bold], {result.game.players} players: "
@@ -120,7 +115,8 @@ def print_match(result: Match, console: Console) -> None:
     )
     console.print(
         f"A's score [bold]{data['score']:.1%}[/bold] (95%: {low:.1%}-{high:.1%}), "
-        f"Elo {_elo(data['elo'])} ({_elo(elo_low)} to {_elo(elo_high)}), LOS {data['los']:.1%}"
+        f"Elo {elo_text(data['score'])} ({elo_text(low)} to {elo_text(high)}), "
+        f"LOS {data['los']:.1%}"
     )
     pairs = data["pairs"]
     console.print(
