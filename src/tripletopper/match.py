@@ -9,39 +9,40 @@ and B swapped; a rotation that repeats a seating is played once.  So with an
 even number of players a deal is two games (ABAB..., BABA...); with an odd
 number it is ``2 x players`` games (three players: ABA, BAA, AAB, BAB, ABB,
 BBA).  Over one deal each bot holds every seat equally often and A and B hold
-the same number of seats: the luck of the deal cancels, and a bot against
-itself scores exactly 50% on any set of deals.
+the same number of seats: the luck of the deal cancels as far as the games run
+alike, and a bot against itself scores exactly 50% on every deal.
 
 **Score.**  In each game every (A seat, B seat) pair is compared by finishing
 place: a better place scores 1 for A, the same place 1/2, a worse one 0; with
 two players this is win 1, draw 1/2, loss 0.  A game's score is the mean over
 its pairs, a deal's score the mean over its games.  The deal is the unit of the
 statistics (the games of a deal are not independent): the score's 95% interval
-is the normal interval of the mean of the deal scores (their variance as in
-the SPRT below), the Elo difference is
-the logistic one (``400 log10(score / (1 - score))``, its interval from the score's),
-and the likelihood of superiority is ``Phi((mean - 1/2) / standard error)``.
+is the normal interval of the mean of the deal scores (their variance as in the
+SPRT below), the Elo difference is the logistic one, ``400 log10(score / (1 -
+score))``, its interval from the score's, and the likelihood of superiority is
+``Phi((mean - 1/2) / standard error)``.
 
 **SPRT.**  Fishtest-style, a generalized SPRT on the deal scores in the normal
 approximation (M. Van den Bergh, "A practical introduction to the GSPRT"): with
 ``n`` deals of mean ``m`` and variance ``v``, ``LLR = n (s1 - s0) (2 m - s0 -
 s1) / (2 v)`` for H0: score ``s0`` against H1: score ``s1`` (given as scores or
-logistic Elo), and H1 is accepted when the LLR reaches ``log((1 - beta) /
-alpha)``, H0 when it falls to ``log(beta / (1 - alpha))``.  The variance is
-estimated with two virtual deals added about the mean, one won and one lost,
-``v = (sum((x - m)^2) + (1 - m)^2 + m^2) / (n + 1)`` (as the Agresti-Coull
-interval adds a success and a failure, and fishtest regularises empty
-pentanomial cells), so that deals that all scored the same still have a
-spread: a bot that wins every deal is accepted as stronger after a handful of
-deals, not after the first, and two bots that draw every deal are found level
-(H0); it weighs only in the first few dozen deals.  The test runs after every deal,
-in deal order, and the match stops at the first decision or at the game cap
-(verdict ``inconclusive``).
+logistic Elo); H1 is accepted when the LLR reaches ``log((1 - beta) / alpha)``,
+H0 when it falls to ``log(beta / (1 - alpha))``.  The variance counts two
+virtual deals about the mean, one won and one lost, ``v = (sum((x - m)^2) +
+(1 - m)^2 + m^2) / (n + 1)`` (as the Agresti-Coull interval adds a success and
+a failure, and fishtest regularises empty pentanomial cells), so that deals
+that all scored the same still have a spread: a bot that wins every deal is
+accepted as stronger after nine deals (at the default bounds), not after the
+first, and two bots that draw every deal are found level (H0); it weighs only
+in the first few dozen deals.  The test runs after every deal, in deal order,
+and the match stops at the first decision or at the game cap (verdict
+``inconclusive``).
 
 Games run on all cores or on a Ray cluster (:mod:`tripletopper.parallel`) in
-batches of deals; results are taken in deal order and the decision is made
-deal by deal, so a seed gives the same match (and stopping point) whatever the
-number of workers; a batch's games after the decision are dropped.
+batches of deals; results are taken in deal order and the decision is made deal
+by deal, so a seed gives the same match (and stopping point) whatever the
+number of workers.  The games of a batch after the decision are cancelled, or
+dropped if already running.
 """
 
 from __future__ import annotations
