@@ -184,3 +184,28 @@ def test_match_command_json_and_text():
 def test_bad_input_is_a_usage_error(args, message):
     result = CliRunner().invoke(cli, ["match", *args])
     assert result.exit_code == 2 and message in result.output, result.output
+
+
+def test_the_sprt_errs_about_as_often_as_alpha_and_beta():
+    """Simulated deal scores (two-player deals score 0, 1/4, 1/2, 3/4 or 1): under H0 the
+    test accepts H1 about alpha = 5% of the time, under H1 it accepts H0 about beta = 5%."""
+    import random
+
+    rng = random.Random(15)
+    values = [0.0, 0.25, 0.5, 0.75, 1.0]
+
+    def accepted(weights, runs=500):
+        verdicts = Counter()
+        for _ in range(runs):
+            n, total, squares, verdict = 0, 0.0, 0.0, None
+            while verdict is None:
+                x = rng.choices(values, weights)[0]
+                n, total, squares = n + 1, total + x, squares + x * x
+                verdict = SPRT.verdict(SPRT.llr(n, total, squares))
+            verdicts[verdict] += 1
+        return {k: v / runs for k, v in verdicts.items()}
+
+    level = accepted([0.1, 0.2, 0.4, 0.2, 0.1])  # mean 1/2: H0
+    assert 0.02 <= level.get("H1", 0) <= 0.08, level
+    stronger = accepted([0.06, 0.14, 0.4, 0.25, 0.15])  # mean 0.5725: H1 (57.1%)
+    assert 0.02 <= stronger.get("H0", 0) <= 0.08, stronger
