@@ -77,6 +77,12 @@ def runs(only: str | None, players: int | None) -> list[Run]:
     return out
 
 
+def holds(run: Run, result: Match) -> str:
+    """A rung holds when H1 is accepted and A's interval excludes 50%; a target, on H1."""
+    met = result.verdict == "H1" and (run.score0 is not None or result.summary().low > 0.5)
+    return "yes" if met else "NO"
+
+
 def row(run: Run, result: Match) -> str:
     data = result.to_json()
     low, high = data["score_95"]
@@ -86,7 +92,7 @@ def row(run: Run, result: Match) -> str:
         f"| {run.game} | {run.players} | {run.a} vs {run.b} | {bounds} | {data['games']} | "
         f"{data['score']:.1%} ({low:.1%}-{high:.1%}) | {elo_text(data['score'])} "
         f"({elo_text(low)} to {elo_text(high)}) | {data['los']:.1%} | "
-        f"{data['sprt']['llr']:.2f} | {data['sprt']['verdict']} | "
+        f"{data['sprt']['llr']:.2f} | {data['sprt']['verdict']} | {holds(run, result)} | "
         f"{'-' if p95 is None else f'{p95 * 1000:.0f} ms'} | {result.seconds:.0f} s |"
     )
 
@@ -103,9 +109,9 @@ def main() -> None:
     chosen = runs(args.only, args.players)
     print(
         "| game | players | A vs B | H0/H1 | games | A's score (95%) | Elo (95%) | LOS | LLR "
-        "| verdict | p95 decision (A) | time |"
+        "| verdict | holds | p95 decision (A) | time |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     commands = []
     for run in chosen:
         game = make_game(run.game, run.players)
