@@ -1,17 +1,16 @@
-"""The difficulty ladder of every game, measured by tournaments (docs/bots.md).
+"""The difficulty ladder of every game, measured with ``tripletopper match`` (docs/bots.md).
 
-For each game, one tournament between ``random,easy,medium,hard`` with balanced
-seatings, then (for the games playable by two) a head-to-head tournament of
-``hard`` against the heuristic bot.  Prints, per bot, the win rate and the mean
-finishing place with 95% intervals, the OpenSkill ordinal and the p95 decision
-time, and says whether each rung of the ladder is separated from the next
-(non-overlapping intervals of the mean place).
+For each game and player count, one match per rung of the ladder (medium
+against easy, hard against medium, expert against hard: the stronger bot is A)
+on duplicate deals, stopped by an SPRT (H0: level, H1: A 50 Elo stronger).  A
+rung holds when H1 is accepted and A's score interval excludes 50%.  Then, at
+two players, the head-to-head target: hard against medium with the SPRT bounds
+placed 5 points either side of the target score (60%; Toe 65%), so H1 says
+"about the target or better" and H0 "short of it".  Prints one table row per
+match and the exact command that reproduces it.
 
-    python benchmarks/bot_ladder.py                    # every game: about 2 hours of CPU
-    python benchmarks/bot_ladder.py --only toe --games 200 --workers 2
-
-The same numbers come from ``tripletopper tournament`` with the arguments printed
-above each table.
+    python benchmarks/bot_ladder.py                          # every game: hours of CPU
+    python benchmarks/bot_ladder.py --only memo-match --players 2 --games 200
 """
 
 from __future__ import annotations
@@ -21,87 +20,109 @@ import time
 from dataclasses import dataclass
 from itertools import pairwise
 
+from tripletopper.match import Match, Sprt, elo_text, run_match
 from tripletopper.question_banks import make_game
-from tripletopper.tournament import Tournament, run_tournament, wilson
 
-LADDER = ["random", "easy", "medium", "hard"]
+LADDER = ("easy", "medium", "hard", "expert")
+PLAYERS = {
+    "thirty-two": (3, 4),  # played by 3 to 8
+    "thirty-one": (2, 4),
+    "three-up-three-down": (2, 4),
+    "toe": (2,),
+    "memo-match": (2, 4),
+}
+TARGET = {"toe": 0.65}
+"""Hard's target score against medium at two players (default 60%)."""
+ELO0, ELO1 = 0.0, 50.0
 
 
 @dataclass(frozen=True)
 class Run:
     game: str
     players: int
-    bots: tuple[str, ...]
-    games: int  # at the default scale
+    a: str
+    b: str
+    score0: float | None = None  # SPRT bounds as scores (else ELO0, ELO1)
+    score1: float | None = None
 
+    def sprt(self) -> Sprt:
+        if self.score0 is None or self.score1 is None:
+            return Sprt.from_elo(ELO0, ELO1)
+        return Sprt(self.score0, self.score1)
 
-RUNS = [
-    Run("thirty-two", 4, tuple(LADDER), 400),
-    Run("thirty-one", 4, tuple(LADDER), 200),
-    Run("three-up-three-down", 4, tuple(LADDER), 300),
-    Run("memo-match", 4, tuple(LADDER), 1000),
-    Run("toe", 2, tuple(LADDER), 400),
-    Run("thirty-one", 2, ("hard", "medium"), 200),
-    Run("three-up-three-down", 2, ("hard", "medium"), 100),
-]
-
-
-def report(run: Run, result: Tournament, games: int, seed: int) -> None:
-    print(
-        f"\n### {run.game}, {run.players} players: {', '.join(run.bots)}\n\n"
-        f"`tripletopper tournament {run.game} -p {run.players} --bots {','.join(run.bots)} "
-        f"-n {games} --seed {seed}` ({result.seconds:.0f} s)\n"
-    )
-    print("| bot | win rate (95%) | mean place (95%) | rating | p95 decision |")
-    print("|---|---|---|---|---|")
-    rows = {r["bot"]: r for r in (record.to_json(run.players) for record in result.ranked())}
-    for name in run.bots:
-        r = rows[name]
-        low, high = r["win_rate_95"]
-        plow, phigh = r["mean_place_95"]
-        p95 = r["decision_seconds"]["p95"] or 0.0
-        print(
-            f"| {name} | {r['win_rate']:.1%} ({low:.1%}-{high:.1%}) | "
-            f"{r['mean_place']:.2f} ({plow:.2f}-{phigh:.2f}) | "
-            f"{r['rating']['ordinal']:.1f} | {p95 * 1000:.0f} ms |"
+    def command(self, games: int, seed: int) -> str:
+        bounds = (
+            f"--elo0 {ELO0:g} --elo1 {ELO1:g}"
+            if self.score0 is None
+            else f"--score0 {self.score0:g} --score1 {self.score1:g}"
         )
-    if run.bots == tuple(LADDER):
-        print()
-        for weaker, stronger in pairwise(LADDER):
-            separated = rows[stronger]["mean_place_95"][1] < rows[weaker]["mean_place_95"][0]
-            print(f"- {weaker} < {stronger}: {'separated' if separated else 'OVERLAPPING'}")
-    if run.players == 2:
-        print()
-        for pair in pairwise(run.bots):
-            a, b = sorted(pair, key=LADDER.index)  # b: the stronger one on the ladder
-            scores = [
-                o.returns[o.seats.index(b)] for o in result.outcomes if set(o.seats) == {a, b}
-            ]
-            if scores:
-                low, high = wilson(sum(scores), len(scores))
-                print(
-                    f"- {b} vs {a}: {b} scores {sum(scores) / len(scores):.1%} "
-                    f"({low:.1%}-{high:.1%}) in {len(scores)} games"
-                )
+        return (
+            f"tripletopper match {self.game} {self.a} {self.b} -p {self.players} "
+            f"--games {games} --seed {seed} {bounds}"
+        )
+
+
+def runs(only: str | None, players: int | None) -> list[Run]:
+    out = []
+    for game, counts in PLAYERS.items():
+        if only and game != only:
+            continue
+        for count in counts:
+            if players and count != players:
+                continue
+            out += [Run(game, count, strong, weak) for weak, strong in pairwise(LADDER)]
+            if count == 2:
+                target = TARGET.get(game, 0.60)
+                out.append(Run(game, 2, "hard", "medium", target - 0.05, target + 0.05))
+    return out
+
+
+def holds(run: Run, result: Match) -> str:
+    """A rung holds when H1 is accepted and A's interval excludes 50%; a target, on H1."""
+    met = result.verdict == "H1" and (run.score0 is not None or result.summary().low > 0.5)
+    return "yes" if met else "NO"
+
+
+def row(run: Run, result: Match) -> str:
+    data = result.to_json()
+    low, high = data["score_95"]
+    p95 = data["decision_seconds"].get(run.a, {}).get("p95")
+    bounds = "0/+50 Elo" if run.score0 is None else f"{run.score0:.0%}/{run.score1:.0%}"
+    return (
+        f"| {run.game} | {run.players} | {run.a} vs {run.b} | {bounds} | {data['games']} | "
+        f"{data['score']:.1%} ({low:.1%}-{high:.1%}) | {elo_text(data['score'])} "
+        f"({elo_text(low)} to {elo_text(high)}) | {data['los']:.1%} | "
+        f"{data['sprt']['llr']:.2f} | {data['sprt']['verdict']} | {holds(run, result)} | "
+        f"{'-' if p95 is None else f'{p95 * 1000:.0f} ms'} | {result.seconds:.0f} s |"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", help="one game's runs")
-    parser.add_argument("--scale", type=float, default=1.0, help="games x this factor")
-    parser.add_argument("--games", type=int, help="games per run (overrides the defaults)")
+    parser.add_argument("--players", type=int, help="one player count's runs")
+    parser.add_argument("--games", type=int, default=400, help="game cap per match")
     parser.add_argument("--workers", type=int, default=None, help="default: one per core")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
     started = time.perf_counter()
-    for run in RUNS:
-        if args.only and run.game != args.only:
-            continue
-        games = args.games or max(len(run.bots), round(run.games * args.scale))
-        result = run_tournament(
-            make_game(run.game, run.players), run.bots, games, args.seed, workers=args.workers
+    chosen = runs(args.only, args.players)
+    print(
+        "| game | players | A vs B | H0/H1 | games | A's score (95%) | Elo (95%) | LOS | LLR "
+        "| verdict | holds | p95 decision (A) | time |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    commands = []
+    for run in chosen:
+        game = make_game(run.game, run.players)
+        result = run_match(
+            game, run.a, run.b, run.sprt(), args.games, args.seed, workers=args.workers
         )
-        report(run, result, games, args.seed)
+        print(row(run, result), flush=True)
+        commands.append(run.command(args.games, args.seed))
+    print("\nEach row alone (add `-w 1` for one core; any number of workers gives the same):\n")
+    for command in commands:
+        print(f"    {command}")
     print(f"\n(all runs: {time.perf_counter() - started:.0f} s)")
 
 

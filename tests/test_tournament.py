@@ -70,10 +70,10 @@ def test_bots_with_their_own_memory_are_told_what_happens():
     from tripletopper.bots import make_bot
     from tripletopper.games.memo_match import MemoMatch
     from tripletopper.runner import bot_seed, game_seed, play_game
-    from tripletopper.tournament import _play
+    from tripletopper.tournament import play_seated
 
     seats = ["forgetful:capacity=125", "forgetful:capacity=125"]
-    outcome = _play(("memo-match", 2, {}, seats, 7, 0))
+    outcome = play_seated(("memo-match", 2, {}, seats, 7, 0))
     game = MemoMatch(2)
     gseed = game_seed(7, 0)
     bots = [make_bot(spec, game, s, bot_seed(gseed, s)) for s, spec in enumerate(seats)]

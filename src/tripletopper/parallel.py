@@ -1,6 +1,6 @@
 """Independent jobs on all cores or on a Ray cluster, their results in job order.
 
-The one pool of the project's batch commands (``tournament``, ``analyze``): a
+The one pool of the project's batch commands (``tournament``, ``match``, ``analyze``): a
 job's result may depend only on the job, so the same jobs give the same results
 whatever the number of workers or machines.
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import socket
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
@@ -34,9 +34,10 @@ def default_workers() -> int:
 def run_ordered(
     func: Callable[[J], R], jobs: Sequence[J], *, workers: int | None = None,
     ray: str | None = None,
-) -> Iterator[R]:  # fmt: skip
+) -> Generator[R, None, None]:  # fmt: skip
     """``func(job)`` for every job, yielded in job order (``func`` must be a module-level
-    function: it is sent to other processes by name)."""
+    function: it is sent to other processes by name).  Closing the generator early
+    cancels the jobs not yet started."""
     if ray is not None:
         yield from _ray_map(func, jobs, ray)
         return
@@ -91,5 +92,11 @@ def _ray_map(func: Callable[[J], R], jobs: Sequence[J], address: str) -> Iterato
     ray = connect_ray(address)
     remote = ray.remote(func)
     refs = [remote.remote(job) for job in jobs]
-    for ref in refs:
-        yield ray.get(ref)
+    taken = 0
+    try:
+        for ref in refs:
+            yield ray.get(ref)
+            taken += 1
+    finally:
+        for ref in refs[taken:]:  # closed early: the results are not wanted
+            ray.cancel(ref)

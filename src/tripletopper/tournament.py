@@ -53,8 +53,9 @@ class GameOutcome:
     decision_times: dict[str, list[float]]
 
 
-def _play(args: tuple[str, int, dict[str, Any], list[str], int, int]) -> GameOutcome:
-    """One tournament game (run in a worker process)."""
+def play_seated(args: tuple[str, int, dict[str, Any], list[str], int, int]) -> GameOutcome:
+    """One game of the bots ``seats`` on game seed ``game_seed(seed, index)`` (run in a worker
+    process; :mod:`tripletopper.match` plays its deals with it too)."""
     name, players, options, seats, seed, index = args
     game = make_game(name, players, **options)
     gseed = game_seed(seed, index)
@@ -91,7 +92,6 @@ class BotRecord:
             if len(self.places) > 1
             else 0.0
         )
-        times = sorted(self.decision_times)
         return {
             "bot": self.name,
             "games": self.games,
@@ -106,15 +106,21 @@ class BotRecord:
                 "sigma": round(self.sigma, 3),
                 "ordinal": round(self.mu - 3 * self.sigma, 3),
             },
-            "decision_seconds": {
-                "decisions": len(times),
-                "p50": round(times[len(times) // 2], 5) if times else None,
-                "p95": round(times[min(len(times) - 1, int(len(times) * 0.95))], 5)
-                if times
-                else None,
-                "max": round(times[-1], 5) if times else None,
-            },
+            "decision_seconds": time_summary(self.decision_times),
         }
+
+
+def time_summary(seconds: Sequence[float]) -> dict[str, Any]:
+    """How many decisions were timed, and their median, 95th percentile and longest."""
+    times = sorted(seconds)
+    if not times:
+        return {"decisions": 0, "p50": None, "p95": None, "max": None}
+    return {
+        "decisions": len(times),
+        "p50": round(times[len(times) // 2], 5),
+        "p95": round(times[min(len(times) - 1, int(len(times) * 0.95))], 5),
+        "max": round(times[-1], 5),
+    }
 
 
 @dataclass
@@ -180,7 +186,7 @@ def run_tournament(
     report.records = {name: BotRecord(name) for name in ratings}
     wins_vs: dict[str, dict[str, list[float]]] = {}
     started = time.perf_counter()
-    for outcome in run_ordered(_play, jobs, workers=workers, ray=ray):
+    for outcome in run_ordered(play_seated, jobs, workers=workers, ray=ray):
         report.outcomes.append(outcome)
         report.games += 1
         report.actions += outcome.actions

@@ -1,5 +1,5 @@
-"""The ``tripletopper`` command: play, simulate, tournament, analyze, odds, rules, replay, games,
-bots, serve."""
+"""The ``tripletopper`` command: play, simulate, tournament, match, analyze, odds, rules, replay,
+games, bots, serve."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from tripletopper import __version__
 from tripletopper.bots import bot_class, bot_names
 from tripletopper.cli.analyze import analyze_command
 from tripletopper.cli.common import rules_page
+from tripletopper.cli.match import match_command
 from tripletopper.cli.odds import odds_command
 from tripletopper.cli.play import play_command
 from tripletopper.cli.replay import replay_command
@@ -78,6 +79,7 @@ cli.add_command(play_command)
 cli.add_command(simulate_command)
 cli.add_command(replay_command)
 cli.add_command(tournament_command)
+cli.add_command(match_command)
 cli.add_command(serve_command)
 cli.add_command(analyze_command)
 cli.add_command(odds_command)
