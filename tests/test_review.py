@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from click.testing import CliRunner
 
 from tripletopper.bots import SeatView, make_bot
+from tripletopper.cli import cli
 from tripletopper.engine import Rng
 from tripletopper.errors import InvalidOptionError, InvalidRecordError
 from tripletopper.question_banks import make_game
@@ -116,3 +120,42 @@ def test_bad_seats_and_bad_records_are_refused_clearly():
     broken = Record.from_json({**record.to_json(), "actions": [[0, {"type": "knock"}]] * 3})
     with pytest.raises(InvalidRecordError, match="does not replay"):
         review(broken, 0, iterations=10)
+
+
+def run_cli(*args: str):  # type: ignore[no-untyped-def]
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_the_review_command_lists_the_biggest_mistake_first(tmp_path):
+    path = tmp_path / "game.json"
+    record = thirty_one_record()
+    record.names = ["Ann", "Ben"]
+    record.save(path)
+    out = run_cli("review", str(path), "--seat", "0", "--iterations", "200").output
+    assert "Review of Ann (seat 0), thirty-one: 3 decisions searched, 200 iterations" in out
+    assert "an unfinished game" in out
+    rows = [line.split("│")[1:5] for line in out.splitlines() if line.count("│") == 5]
+    cells = [[cell.strip() for cell in row] for row in rows]
+    assert cells[0][:3] == ["1", "draw", "take"]
+    assert cells[-1] == ["2", "discard 2D", "(the same)", "0.0"]
+    expected = review(record, 0, iterations=200)
+    assert cells[0][3] == f"{expected.findings[0].loss * 100:.1f}"
+    data = json.loads(run_cli("review", str(path), "-i", "200", "--json").output)
+    assert data == {**expected.to_json(), "finished": False}
+
+
+def test_the_review_command_refuses_bad_files_and_seats(tmp_path):
+    path = tmp_path / "game.json"
+    thirty_one_record().save(path)
+    bad = run_cli("review", str(path), "--seat", "5")
+    assert bad.exit_code == 2 and "--seat must be from 0 to 1" in bad.output
+    junk = tmp_path / "junk.json"
+    junk.write_text("{not json")
+    bad = run_cli("review", str(junk))
+    assert bad.exit_code == 2 and "is not valid JSON" in bad.output
+    broken = tmp_path / "broken.json"
+    broken.write_text(
+        json.dumps({**thirty_one_record().to_json(), "actions": [[0, {"type": "x"}]]})
+    )
+    bad = run_cli("review", str(broken))
+    assert bad.exit_code == 1 and "does not replay (at action 1)" in bad.output
