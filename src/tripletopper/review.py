@@ -103,6 +103,11 @@ def expert_spec(game: Game) -> tuple[str, int]:
     return name, searcher.iterations
 
 
+def default_iterations(record: Record) -> int:
+    """The budget a review of ``record`` searches each decision with by default."""
+    return expert_spec(record.make_game())[1]
+
+
 def reviewer(game: Game, seat: int, seed: int, iterations: int) -> ISMCTSBot:
     """The expert's search with an iteration budget (never a clock: reviews repeat)."""
     name, _ = expert_spec(game)
@@ -194,7 +199,7 @@ def review_decision(
     """The review of the seat's decision at ``index`` alone (one of :func:`decisions`)."""
     check_seat(record, seat)
     game = record.make_game()
-    budget = iterations if iterations is not None else expert_spec(game)[1]
+    budget = iterations if iterations is not None else default_iterations(record)
     for at, state, action, seen in _positions(record, seat):
         if at == index:
             bot = reviewer(game, seat, derive_seed(seed, index), budget)
@@ -210,8 +215,7 @@ def review(
 ) -> Review:  # fmt: skip
     """Every decision of ``seat`` in ``record`` reviewed (see the module)."""
     todo, skipped = decisions(record, seat)
-    game = record.make_game()
-    budget = iterations if iterations is not None else expert_spec(game)[1]
+    budget = iterations if iterations is not None else default_iterations(record)
     findings = []
     if progress is not None:
         progress(0, len(todo))
