@@ -27,10 +27,13 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def live_server(
-    data_dir: str, *, db_url: str | None = None, bot_delay: float = 0.0, port: int | None = None
-) -> Iterator[str]:
-    """Run the app on uvicorn in a thread; yields its base URL."""
-    config = ServerConfig(data_dir=data_dir, db_url=db_url, settings=Settings(bot_delay=bot_delay))
+    data_dir: str, *, db_url: str | None = None, bot_delay: float = 0.0, port: int | None = None,
+    **settings: Any,
+) -> Iterator[str]:  # fmt: skip
+    """Run the app on uvicorn in a thread (other ``Settings`` by keyword); yields its base URL."""
+    config = ServerConfig(
+        data_dir=data_dir, db_url=db_url, settings=Settings(bot_delay=bot_delay, **settings)
+    )
     port = port or free_port()
     server = uvicorn.Server(
         uvicorn.Config(

@@ -108,7 +108,7 @@ class AddBot(BaseModel):
 STATUS = {
     "no_table": 404, "not_seated": 403, "not_your_seat": 403, "rate_limited": 429,
     "too_many_tables": 429, "too_large": 413, "broken": 409, "expired": 410, "left": 403,
-    "no_game": 404, "busy": 429, "no_review": 404,
+    "no_game": 404, "busy": 429,
 }  # fmt: skip
 """HTTP status of each refusal code (others are 400)."""
 
@@ -421,13 +421,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def review_status(
         table_id: str, seat: int, request: Request, token: Token = None
     ) -> Response:
-        """The progress of your seat's review, or the review once done (404 if not asked for)."""
+        """The progress of your seat's review, the review once done, or `status` none if
+        nobody asked for it yet."""
         table = await reviewable(table_id, seat, token)
         address_limits.hit("review_status", client_address(request))
         found = await reviews().status((table.id, seat))
-        if found is None:
-            raise ClientError("no_review", "nobody asked for this review yet (POST asks)")
-        return Response(found[0], media_type="application/json")
+        text = '{"status":"none"}' if found is None else found[0]
+        return Response(text, media_type="application/json")
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
