@@ -140,3 +140,13 @@ def test_the_room_takes_on_a_bounded_number_of_reviews(tmp_path):
         r = client.post(url(table_id), params={"seat": 1}, headers=bob)
         assert (r.status_code, r.json()["code"]) == (429, "busy")
         assert r.headers["Retry-After"] == "60"
+
+
+def test_serve_takes_a_number_of_review_workers():
+    from click.testing import CliRunner
+
+    from tripletopper.cli import cli
+
+    assert "--review-workers" in CliRunner().invoke(cli, ["serve", "--help"]).output
+    refused = CliRunner().invoke(cli, ["serve", "--review-workers", "0", "--port", "1"])
+    assert refused.exit_code == 2 and "--review-workers" in refused.output
