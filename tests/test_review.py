@@ -159,3 +159,17 @@ def test_the_review_command_refuses_bad_files_and_seats(tmp_path):
     )
     bad = run_cli("review", str(broken))
     assert bad.exit_code == 1 and "does not replay (at action 1)" in bad.output
+
+
+def test_a_move_is_measured_alone_by_the_same_playouts():
+    """``value_of``: the mean result of a move then the playouts, as a root child of the
+    search estimates it (taking the QS makes 31 and wins the hand)."""
+    state = stacked(2, dealer=1, deals=[({0: "AS KS 2D", 1: "2C 3D 4H"}, "QS", "8C 9D 7H 6C")])
+    view = SeatView(state, 0)
+    take, draw = ("take",), ("draw",)
+    values = {a: reviewer(state.game, 0, 3, 100).value_of(view, a, 100) for a in (take, draw)}
+    assert values[take] > 0.9 > values[draw]
+    bot = reviewer(state.game, 0, 3, 300)
+    bot.choose(view)
+    visits, mean = bot.last.root_values[take]
+    assert visits > 0 and abs(mean - values[take]) < 0.05
