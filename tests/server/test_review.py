@@ -28,9 +28,12 @@ def room(tmp_path: Path, **settings: Any) -> Iterator[TestClient]:
         yield client
 
 
-def short_game(client: TestClient, moves: int = 8) -> tuple[str, list[str]]:
+def short_game(
+    client: TestClient, moves: int = 8, leaver: int | None = None
+) -> tuple[str, list[str]]:
     """Ann, Bob and Cat play ``moves`` actions of open-ended Thirty-Two (the first legal
-    move each time), then Ann closes the table: a finished game."""
+    move each time), then (``leaver``: that seat's person leaves it to a bot and) Ann
+    closes the table: a finished game."""
     names = ["Ann", "Bob", "Cat"]
     table_id, tokens = people_table(client, "thirty-two", names, options={"end": "open"})
     with contextlib.ExitStack() as stack:
@@ -44,10 +47,21 @@ def short_game(client: TestClient, moves: int = 8) -> tuple[str, list[str]]:
             sockets[seat].send_json({"type": "action", "action": move,
                                      "version": seen[seat]["version"]})  # fmt: skip
             seen = [until(ws, "update") for ws in sockets]
-        sockets[0].send_json({"type": "action", "action": {"type": "close"}, "table": True,
-                              "version": seen[0]["version"]})  # fmt: skip
-        assert until(sockets[0], "update")["status"] == "finished"
-    return table_id, tokens
+        if leaver is not None:
+            left = client.delete(f"/api/tables/{table_id}/seats/{leaver}",
+                                 headers=seat_header(tokens[leaver]))  # fmt: skip
+            assert left.status_code == 200, left.text
+        while True:  # the leaver's bot may move first: then the close is refused, try again
+            version = client.get(f"/api/tables/{table_id}").json()["table"]["version"]
+            sockets[0].send_json({"type": "action", "action": {"type": "close"}, "table": True,
+                                  "version": version})  # fmt: skip
+            answer = sockets[0].receive_json()
+            while answer["type"] not in ("error", "update") or (
+                answer["type"] == "update" and answer["status"] != "finished"
+            ):
+                answer = sockets[0].receive_json()
+            if answer["type"] == "update":
+                return table_id, tokens
 
 
 def url(table_id: str) -> str:
@@ -150,3 +164,15 @@ def test_serve_takes_a_number_of_review_workers():
     assert "--review-workers" in CliRunner().invoke(cli, ["serve", "--help"]).output
     refused = CliRunner().invoke(cli, ["serve", "--review-workers", "0", "--port", "1"])
     assert refused.exit_code == 2 and "--review-workers" in refused.output
+
+
+def test_a_seat_left_to_a_bot_is_reviewed_for_its_person_as_its_replay_is(tmp_path):
+    with room(tmp_path) as client:
+        table_id, tokens = short_game(client, moves=4, leaver=1)
+        bob, cat = seat_header(tokens[1]), seat_header(tokens[2])
+        replay = client.get(f"/api/tables/{table_id}/replay", params={"seat": 1}, headers=bob)
+        assert replay.status_code == 200
+        assert client.post(url(table_id), params={"seat": 1}, headers=bob).status_code == 200
+        r = client.post(url(table_id), params={"seat": 1}, headers=cat)
+        assert (r.status_code, r.json()["code"]) == (403, "not_your_seat")
+        assert wait_done(client, table_id, 1, tokens[1])["review"]["seat"] == 1
