@@ -168,6 +168,8 @@ class SearchStats:
     iterations: int = 0
     seconds: float = 0.0
     root_visits: dict[str, int] = field(default_factory=dict)
+    root_values: dict[Action, tuple[int, float]] = field(default_factory=dict)
+    """Each root action's visits and mean reward for the searching seat (the review reads them)."""
 
 
 class ISMCTSBot(Bot):
@@ -317,8 +319,24 @@ class ISMCTSBot(Bot):
             iterations,
             time.perf_counter() - started,
             {self.game.action_to_text(a): n.visits for a, n in root.children.items()},
+            {a: (n.visits, n.mean()) for a, n in root.children.items()},
         )
         return choice
+
+    def value_of(self, view: SeatView, action: Action, iterations: int) -> float:
+        """The mean reward of playing ``action`` now, over ``iterations`` determinizations,
+        each played out by the playout policy: what a root child of a search (depth 1)
+        estimates, measured alone for a move the search hardly tried (a review's)."""
+        rng = self.rng
+        origin = view.sample(rng).world
+        total = 0.0
+        for _ in range(iterations):
+            world = view.sample(rng).world
+            if self.spec.belief is not None:
+                self.spec.belief(world, self.seat, rng)
+            world.apply(action, self.seat, events=False)
+            total += self._playout(origin, world)[self.seat]
+        return total / max(1, iterations)
 
     def _playout(self, origin: State, world: State) -> list[float]:
         spec = self.spec

@@ -1,5 +1,5 @@
 """The ``tripletopper`` command: play, simulate, tournament, match, analyze, odds, rules, replay,
-games, bots, serve."""
+review, games, bots, serve."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from tripletopper.cli.match import match_command
 from tripletopper.cli.odds import odds_command
 from tripletopper.cli.play import play_command
 from tripletopper.cli.replay import replay_command
+from tripletopper.cli.review import review_command
 from tripletopper.cli.serve import serve_command
 from tripletopper.cli.simulate import simulate_command
 from tripletopper.cli.tournament import tournament_command
@@ -78,6 +79,7 @@ def _game_or_exit(name: str) -> type[Game]:
 cli.add_command(play_command)
 cli.add_command(simulate_command)
 cli.add_command(replay_command)
+cli.add_command(review_command)
 cli.add_command(tournament_command)
 cli.add_command(match_command)
 cli.add_command(serve_command)

@@ -63,6 +63,13 @@ from tripletopper.server.tables import Settings
     help="Seconds a bot may think; past it the game's default bot moves for it.",
 )
 @click.option(
+    "--review-workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Worker processes that compute post-game reviews (one review at a time each).",
+)
+@click.option(
     "--log-level",
     default="info",
     show_default=True,
@@ -70,7 +77,8 @@ from tripletopper.server.tables import Settings
 )
 def serve_command(
     host: str, port: int, db_url: str | None, data_dir: str, bot_delay: float,
-    rate_limits: bool, bot_workers: int | None, bot_deadline: float, log_level: str,
+    rate_limits: bool, bot_workers: int | None, bot_deadline: float, review_workers: int,
+    log_level: str,
 ) -> None:  # fmt: skip
     """Run the online card room: open the printed URL in a browser."""
     import uvicorn
@@ -84,7 +92,9 @@ def serve_command(
     # with a thousand connections); start-up objects are frozen out of sight (freeze_gc).
     gc.set_threshold(10_000, 20, 20)
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(message)s")
-    settings = Settings(bot_delay=bot_delay, bot_deadline=bot_deadline)
+    settings = Settings(
+        bot_delay=bot_delay, bot_deadline=bot_deadline, review_workers=review_workers
+    )
     if not rate_limits:
         settings.rates = {}
         settings.open_per_address = 1_000_000

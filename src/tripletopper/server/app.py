@@ -6,7 +6,8 @@ and serves:
 
 - the pages (lobby ``/``, table ``/t/{id}``, replay ``/r/{id}``, rules
   ``/rules/{game}``) and their static ES modules from :mod:`tripletopper.web`;
-- the JSON API under ``/api`` (documented by the OpenAPI schema at
+- the JSON API under ``/api`` (post-game reviews computed in the background:
+  :mod:`tripletopper.server.reviews`) (documented by the OpenAPI schema at
   ``/openapi.json`` and ``/docs``);
 - the websocket of each table at ``/ws/tables/{id}`` and the lobby's at ``/ws/lobby``
   (``docs/protocol.md``).
@@ -46,6 +47,7 @@ from tripletopper.server.guards import (
 )
 from tripletopper.server.lobby import Lobby, LobbyConnection
 from tripletopper.server.protocol import Connection
+from tripletopper.server.reviews import Reviews
 from tripletopper.server.storage import SeatRow, load_chat, open_database, sqlite_url
 from tripletopper.server.tables import (
     OVER,
@@ -106,7 +108,7 @@ class AddBot(BaseModel):
 STATUS = {
     "no_table": 404, "not_seated": 403, "not_your_seat": 403, "rate_limited": 429,
     "too_many_tables": 429, "too_large": 413, "broken": 409, "expired": 410, "left": 403,
-    "no_game": 404,
+    "no_game": 404, "busy": 429,
 }  # fmt: skip
 """HTTP status of each refusal code (others are 400)."""
 
@@ -125,6 +127,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         room = Room(db, pool, config.settings)
         state["room"] = app.state.room = room
         state["lobby"] = app.state.lobby = lobby = Lobby(db, room.spawn)
+        state["reviews"] = app.state.reviews = reviews = Reviews(db, config.settings)
         room.watchers.append(lobby.changed)
         restored = await room.restore()
         if restored:
@@ -137,6 +140,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             yield
         finally:
             lobby.close()
+            await reviews.close()
             await room.close()
             pool.close()
             db.stop()
@@ -159,6 +163,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     def lobby() -> Lobby:
         return state["lobby"]  # type: ignore[no-any-return]
+
+    def reviews() -> Reviews:
+        return state["reviews"]  # type: ignore[no-any-return]
 
     @app.exception_handler(ClientError)
     async def client_error(request: Request, exc: ClientError) -> Response:
@@ -386,6 +393,42 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             media_type="application/json",
         )
 
+    async def reviewable(table_id: str, seat: int, token: str | None) -> Table:
+        """The table whose seat's review this token may see (as the seat's replay)."""
+        table = await room().get(table_id)
+        if table.row.status not in OVER:
+            raise ClientError("not_finished", "reviews open once the game is over")
+        if not 0 <= seat < table.game.players:
+            raise ClientError("bad_seat", f"there is no seat {seat} at this table")
+        if seat not in (table.seat_of(token), table.held(token, "bot")):
+            raise ClientError("not_your_seat", "a seat's review is for that seat's player only")
+        return table
+
+    @app.post("/api/tables/{table_id}/review", tags=["replay"])
+    async def ask_review(
+        table_id: str, seat: int, request: Request, token: Token = None
+    ) -> Response:
+        """Ask for the post-game review of your seat: the expert's move and the loss of each
+        of your decisions.  Computed in the background: the answer is its progress
+        (`status` waiting or running, `done`, `total`; asking again starts nothing new), or
+        the review once done (`status` done, `review`), kept with the game."""
+        table = await reviewable(table_id, seat, token)
+        address_limits.hit("review", client_address(request))
+        text, _status = await reviews().request((table.id, seat), table_record(table))
+        return Response(text, media_type="application/json")
+
+    @app.get("/api/tables/{table_id}/review", tags=["replay"])
+    async def review_status(
+        table_id: str, seat: int, request: Request, token: Token = None
+    ) -> Response:
+        """The progress of your seat's review, the review once done, or `status` none if
+        nobody asked for it yet."""
+        table = await reviewable(table_id, seat, token)
+        address_limits.hit("review_status", client_address(request))
+        found = await reviews().status((table.id, seat))
+        text = '{"status":"none"}' if found is None else found[0]
+        return Response(text, media_type="application/json")
+
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await Connection(websocket, room(), table_id, address_limits).serve()
@@ -397,14 +440,20 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     return app
 
 
+def table_record(table: Table) -> Record:
+    """The table's game as a saved game (all-seeing: for the server's own use)."""
+    row = table.row
+    return Record(
+        game=row.game, players=row.players, options=row.options, seed=row.seed,
+        actions=table.wire_history(), decks=row.decks, setup=row.setup,
+    )  # fmt: skip
+
+
 def replay_steps(table: Table, seat: int | None) -> dict[str, Any]:
     """Every step of a finished game as one seat (or a spectator) saw it."""
     row = table.row
     names = table.names()
-    record = Record(
-        game=row.game, players=row.players, options=row.options, seed=row.seed,
-        actions=table.wire_history(), decks=row.decks, setup=row.setup,
-    )  # fmt: skip
+    record = table_record(table)
     start = record.new_state()
     game = start.game
     viewer_names = list(names)

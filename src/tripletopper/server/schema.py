@@ -11,7 +11,8 @@ Three tables hold everything needed to rebuild any game by replay:
   the time it was applied (the clocks of timed phases resume from it) and whether
   the seat's turn clock played it.
 
-and ``chat`` holds what people said at each table, with the game's version then.
+and ``chat`` holds what people said at each table, with the game's version then;
+``reviews`` the post-game review of a seat, once computed (JSON).
 """
 
 from __future__ import annotations
@@ -89,4 +90,13 @@ chat = Table(
     Column("text", Text, nullable=False),
     Column("at", Float, nullable=False),
     Column("version", Integer, nullable=False),  # the game's version when it was said
+)
+
+reviews = Table(
+    "reviews",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("review", Text, nullable=False),  # JSON, as the API answers it
+    Column("at", Float, nullable=False),
 )

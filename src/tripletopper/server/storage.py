@@ -307,6 +307,19 @@ def load_chat(conn: Connection, table_id: str, last: int | None = None) -> list[
     return lines[::-1]
 
 
+def load_review(conn: Connection, table_id: str, seat: int) -> str | None:
+    """The stored review of a seat (JSON text), or None."""
+    r = schema.reviews
+    query = select(r.c.review).where(r.c.table_id == table_id, r.c.seat == seat)
+    return conn.execute(query).scalar_one_or_none()
+
+
+def save_review(conn: Connection, table_id: str, seat: int, review: str, at: float) -> None:
+    r = schema.reviews
+    conn.execute(r.delete().where(r.c.table_id == table_id, r.c.seat == seat))
+    conn.execute(r.insert().values(table_id=table_id, seat=seat, review=review, at=at))
+
+
 def list_tables(
     conn: Connection, statuses: Iterable[str], limit: int = 200, newest: str = "created_at"
 ) -> list[TableRow]:

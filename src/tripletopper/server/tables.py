@@ -188,12 +188,13 @@ class Settings:
         default_factory=lambda: {
             "create": "20/minute", "seat": "60/minute", "replay": "30/minute",
             "lobby": "240/minute", "chat": "20/minute", "spectator_chat": "30/minute",
+            "review": "10/minute", "review_status": "240/minute",
         }
     )  # fmt: skip
     """Per client address: table creations; seats taken, left, taken back or bots added;
-    replays; lobby lists; chat lines.  Per table: ``spectator_chat``, the lines all its
-    spectators together may say (``limits`` syntax; an empty dict turns rate limits off,
-    e.g. for load benchmarks)."""
+    replays; lobby lists; chat lines; reviews asked for, and looks at their progress.  Per
+    table: ``spectator_chat``, the lines all its spectators together may say (``limits``
+    syntax; an empty dict turns rate limits off, e.g. for load benchmarks)."""
     open_per_address: int = 10
     """Open (not started) tables one address may have made at once."""
     open_ttl: float = 1800.0
@@ -207,6 +208,13 @@ class Settings:
     rematch_wait: float = 60.0
     """Seconds a rematch waits for the people offered a seat to accept; then a bot takes
     each seat not accepted (its person may still take it back) and the game starts."""
+    review_workers: int = 1
+    """Worker processes computing post-game reviews: the room's reviews run this many at a
+    time (each a search per decision, like an expert bot's), the others wait their turn."""
+    review_queue: int = 8
+    """Reviews the room takes on at once (running or waiting); more are refused (``busy``)."""
+    review_iterations: int | None = None
+    """Search iterations per reviewed decision (None: the game's expert's)."""
 
 
 class Table:

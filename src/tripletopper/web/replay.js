@@ -1,5 +1,6 @@
 // Step through a finished game from the public view or from your own seat's view
-// (hidden cards stay hidden: the server sends only what that view could see).
+// (hidden cards stay hidden: the server sends only what that view could see), and
+// review your own decisions (the server searches them in the background: we poll).
 import { api, clear, el, getToken } from "/static/common.js";
 import * as cards from "/static/cards.js";
 import { Chat } from "/static/chat.js";
@@ -40,12 +41,65 @@ function show(index) {
   chat.render(at === data.steps.length - 1 ? Infinity : step.version);
 }
 
+const SKIPPED = { forced: "forced (one legal move)", race: "races (several seats at once)",
+  not_searched: "quiz answers" };
+let mySeat = null;
+
+async function review(method) {
+  const path = `/api/tables/${tableId}/review?seat=${mySeat}`;
+  $("review-error").textContent = "";
+  let answer;
+  try { answer = await api(method, path, undefined, token); }
+  catch (e) { $("review-error").textContent = e.message; $("review").disabled = false; return; }
+  if (answer.status === "done") { showReview(answer.review); return; }
+  if (answer.status === "failed") {
+    $("review-error").textContent = answer.message; $("review").disabled = false; return;
+  }
+  const bar = $("review-progress");
+  bar.hidden = false;
+  if (answer.total) { bar.max = answer.total; bar.value = answer.done; } else bar.removeAttribute("value");
+  $("review-status").textContent = answer.total === null ? "Waiting for a free worker..."
+    : `Reviewing decision ${Math.min(answer.done + 1, answer.total)} of ${answer.total}...`;
+  setTimeout(() => review("GET"), 500);
+}
+
+function showReview(result) {
+  $("review-progress").hidden = true;
+  $("review").hidden = true;
+  const n = result.decisions.length;
+  $("review-status").textContent = `${n} decision${n === 1 ? "" : "s"} reviewed, ${result.iterations} search iterations each.`;
+  const body = clear($("review-table").querySelector("tbody"));
+  for (const d of result.decisions) {
+    const same = d.preferred === d.played;
+    const step = el("button", { class: "secondary", type: "button", title: "Show this step" }, String(d.index + 1));
+    step.addEventListener("click", () => { show(d.index + 1); $("game").scrollIntoView(); });
+    body.append(el("tr", { class: same ? "muted" : "" }, el("td", {}, step), el("td", {}, d.played),
+      el("td", {}, same ? "the same" : d.preferred), el("td", {}, (d.loss * 100).toFixed(1))));
+  }
+  $("review-table").hidden = n === 0;
+  const skipped = Object.entries(result.skipped).map(([why, count]) => `${count} ${SKIPPED[why] || why}`);
+  $("review-skipped").textContent = skipped.length ? `Not reviewed: ${skipped.join(", ")}.` : "";
+}
+
 async function init() {
   const info = await api("GET", `/api/tables/${tableId}`, undefined, token);
   $("title").textContent = `Replay: ${info.table.title}`;
   if (info.seat !== null) $("viewer").append(el("option", { value: info.seat }, `your seat (${info.table.seats[info.seat].name})`));
+  mySeat = info.seat ?? info.away;
   await load("public");
+  if (mySeat !== null && data) {
+    $("review-panel").hidden = false;
+    // a review asked for before (here or elsewhere) shows at once
+    api("GET", `/api/tables/${tableId}/review?seat=${mySeat}`, undefined, token)
+      .then((answer) => {
+        if (answer.status === "done") showReview(answer.review);
+        else if (answer.status === "waiting" || answer.status === "running") { $("review").disabled = true; review("GET"); }
+      })
+      .catch(() => {});
+  }
 }
+
+$("review").addEventListener("click", () => { $("review").disabled = true; review("POST"); });
 
 fillIcons();
 $("viewer").addEventListener("change", (e) => load(e.target.value));
