@@ -5,10 +5,6 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-import pytest
-
-pytest.importorskip("numpy")
-
 from tripletopper import make_game
 from tripletopper.engine import CLOCK, Game, State
 from tripletopper.games import GAMES

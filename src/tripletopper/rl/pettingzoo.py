@@ -1,0 +1,234 @@
+"""The games as PettingZoo AEC environments: ``env("thirty-one", players=4)``.
+
+Like PettingZoo's classic environments: agents ``player_0`` .. ``player_{n-1}`` (seat
+*i* is ``player_i``), observations ``{"observation": float32 tensor, "action_mask":
+int8 mask}`` (``tripletopper.rl.encoding``), ``Discrete`` actions over the game's
+fixed action space, rewards when the game ends from ``results().returns()`` (1 shared
+among the winners), or per hand with ``rewards="hand"``.
+
+- **Several seats at once** (choosing 3UP cards, Memo Match's spotting, the Quiz
+  Show's buzzer): they act one at a time in AEC order, each seat to act after the
+  seat that acted last in seat order (cyclically), so no seat always wins a race.
+- **Timeouts** are the environment's: a seat to act is never timed out (it must
+  act), and when a timed phase runs with nobody left to act, the environment plays
+  the clock's ``timeout`` at once.
+- **An illegal index** raises :class:`~tripletopper.errors.IllegalActionError` (or
+  ``ValueError`` for an index outside the space) and changes nothing: the same agent
+  is still to act.
+- ``render_mode="ansi"``: ``render()`` returns the terminal view of the table as a
+  spectator sees it (or as ``render_seat`` sees it).
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+
+from tripletopper import make_game
+from tripletopper.engine import CLOCK, Game, State
+from tripletopper.errors import IllegalActionError
+from tripletopper.rl.encoding import Encoder
+
+REWARD_MODES = ("game", "hand")
+HAND_SCORES = {"thirty-two": "counters", "thirty-one": "lives"}
+"""The per-seat public score whose change is a hand's reward (``rewards="hand"``)."""
+
+
+def play_clock(state: State) -> None:
+    """Play the clock's timeout while a timed phase runs with nobody to act."""
+    while not state.to_act() and not state.is_terminal():
+        limit = state.timeout()
+        if limit is None:
+            raise RuntimeError(f"{state!r}: nobody may act and no timed phase runs")
+        state.apply(limit[1], CLOCK, events=False)
+
+
+def next_seat(seats: tuple[int, ...], last: int) -> int:
+    """The seat of ``seats`` that follows ``last`` in seat order, cyclically."""
+    if len(seats) == 1:
+        return seats[0]
+    for seat in seats:
+        if seat > last:
+            return seat
+    return seats[0]
+
+
+def render_table(game: Game, obs: dict[str, Any], names: list[str]) -> str:
+    """The terminal view of an observation, as plain text."""
+    from rich.console import Console
+
+    from tripletopper.cli.views import view_for
+
+    out = io.StringIO()
+    Console(file=out, width=100, color_system=None, highlight=False).print(
+        view_for(game).table(obs, names)
+    )
+    return out.getvalue()
+
+
+class TripletopperEnv(AECEnv):  # type: ignore[misc]
+    """One game as an AEC environment (see the module docstring)."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi"],
+        "name": "tripletopper_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        rewards: str = "game",
+        render_mode: str | None = None,
+        render_seat: int | None = None,
+    ) -> None:
+        super().__init__()
+        if rewards not in REWARD_MODES:
+            raise ValueError(f"rewards must be one of {', '.join(REWARD_MODES)}")
+        if rewards == "hand" and game.name not in HAND_SCORES:
+            raise ValueError(f"{game.name} has no hands: use rewards='game'")
+        if render_mode not in (None, "ansi"):
+            raise ValueError("render_mode must be None or 'ansi'")
+        self.game = game
+        self.encoder = Encoder(game)
+        self.reward_mode = rewards
+        self.render_mode = render_mode
+        self.render_seat = render_seat
+        self.possible_agents = [f"player_{seat}" for seat in range(game.players)]
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (self.encoder.actions,), np.int8),
+            }
+        )
+        self.observation_spaces = {agent: obs_space for agent in self.possible_agents}
+        self.action_spaces = {
+            agent: spaces.Discrete(self.encoder.actions) for agent in self.possible_agents
+        }
+        self.state: State = game.new_state(0)
+        self._np_random, _ = seeding.np_random(None)
+        self._last_seat = -1
+        self._scores: list[float] = []
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # --- the AEC cycle -------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._np_random, _ = seeding.np_random(seed)
+        game_seed = int(self._np_random.integers(2**62))
+        self.state = self.game.new_state(game_seed)
+        play_clock(self.state)
+        self.agents = self.possible_agents.copy()
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._scores = self._hand_scores()
+        self._last_seat = -1
+        self._select()
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        seat = self._seat[agent]
+        state = self.state
+        obs = state.observation(seat)
+        return {
+            "observation": self.encoder.tensor(obs),
+            "action_mask": self.encoder.mask(state, seat),
+        }
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        seat = self._seat[agent]
+        state = self.state
+        if action is None:
+            raise IllegalActionError(f"{agent} must act: give an action index")
+        move = self.encoder.index_to_action(action, state, seat)  # ValueError: outside
+        state.apply(move, seat, events=False)  # IllegalActionError: nothing changed
+        self._cumulative_rewards[agent] = 0.0
+        self._last_seat = seat
+        play_clock(state)
+        self.rewards = {a: 0.0 for a in self.agents}
+        if self.reward_mode == "hand":
+            scores = self._hand_scores()
+            for a, before, after in zip(self.agents, self._scores, scores, strict=True):
+                self.rewards[a] = after - before
+            self._scores = scores
+        if state.is_terminal():
+            if self.reward_mode == "game":
+                results = state.results()
+                assert results is not None
+                for a, value in zip(self.agents, results.returns(), strict=True):
+                    self.rewards[a] = value
+            self.terminations = {a: True for a in self.agents}
+        self._accumulate_rewards()
+        self._select()
+
+    def _select(self) -> None:
+        seats = self.state.to_act()
+        if seats:
+            self.agent_selection = self.possible_agents[next_seat(seats, self._last_seat)]
+        else:  # over: every agent is stepped out in turn
+            self.agent_selection = self._agent_after(self.agent_selection)
+
+    def _agent_after(self, agent: str | None) -> str:
+        live = self.agents
+        if agent in live:
+            return live[(live.index(agent) + 1) % len(live)]
+        return live[0]
+
+    def _was_dead_step(self, action: Any) -> None:
+        if action is not None:
+            raise ValueError("the game is over for this agent: step(None)")
+        agent = self.agent_selection
+        del self.terminations[agent], self.truncations[agent], self.rewards[agent]
+        del self._cumulative_rewards[agent], self.infos[agent]
+        self.agents.remove(agent)
+        if self.agents:
+            self.agent_selection = self.agents[0]
+        self._clear_rewards()
+
+    def _hand_scores(self) -> list[float]:
+        key = HAND_SCORES.get(self.game.name)
+        if self.reward_mode != "hand" or key is None:
+            return []
+        return [float(v) for v in self.state.public_observation()[key]]
+
+    # --- rendering ---------------------------------------------------------------
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        seat = self.render_seat
+        obs = self.state.public_observation() if seat is None else self.state.observation(seat)
+        return render_table(self.game, obs, self.possible_agents)
+
+    def close(self) -> None:
+        pass
+
+
+def env(
+    game: str | Game,
+    players: int | None = None,
+    options: dict[str, Any] | None = None,
+    **kwargs: Any,
+) -> TripletopperEnv:
+    """An AEC environment of a game by name (``"thirty-one"``) or a ``Game``; keywords:
+    ``rewards`` ("game" or "hand"), ``render_mode`` ("ansi"), ``render_seat``."""
+    if isinstance(game, str):
+        game = make_game(game, players, **(options or {}))
+    return TripletopperEnv(game, **kwargs)
