@@ -21,7 +21,6 @@ among the winners), or per hand with ``rewards="hand"``.
 
 from __future__ import annotations
 
-import io
 from typing import Any, ClassVar
 
 import numpy as np
@@ -30,45 +29,10 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from tripletopper import make_game
-from tripletopper.engine import CLOCK, Game, State
+from tripletopper.engine import Game, State
 from tripletopper.errors import IllegalActionError
+from tripletopper.rl.common import check_modes, hand_scores, next_seat, play_clock, render_table
 from tripletopper.rl.encoding import Encoder
-
-REWARD_MODES = ("game", "hand")
-HAND_SCORES = {"thirty-two": "counters", "thirty-one": "lives"}
-"""The per-seat public score whose change is a hand's reward (``rewards="hand"``)."""
-
-
-def play_clock(state: State) -> None:
-    """Play the clock's timeout while a timed phase runs with nobody to act."""
-    while not state.to_act() and not state.is_terminal():
-        limit = state.timeout()
-        if limit is None:
-            raise RuntimeError(f"{state!r}: nobody may act and no timed phase runs")
-        state.apply(limit[1], CLOCK, events=False)
-
-
-def next_seat(seats: tuple[int, ...], last: int) -> int:
-    """The seat of ``seats`` that follows ``last`` in seat order, cyclically."""
-    if len(seats) == 1:
-        return seats[0]
-    for seat in seats:
-        if seat > last:
-            return seat
-    return seats[0]
-
-
-def render_table(game: Game, obs: dict[str, Any], names: list[str]) -> str:
-    """The terminal view of an observation, as plain text."""
-    from rich.console import Console
-
-    from tripletopper.cli.views import view_for
-
-    out = io.StringIO()
-    Console(file=out, width=100, color_system=None, highlight=False).print(
-        view_for(game).table(obs, names)
-    )
-    return out.getvalue()
 
 
 class TripletopperEnv(AECEnv):  # type: ignore[misc]
@@ -89,12 +53,7 @@ class TripletopperEnv(AECEnv):  # type: ignore[misc]
         render_seat: int | None = None,
     ) -> None:
         super().__init__()
-        if rewards not in REWARD_MODES:
-            raise ValueError(f"rewards must be one of {', '.join(REWARD_MODES)}")
-        if rewards == "hand" and game.name not in HAND_SCORES:
-            raise ValueError(f"{game.name} has no hands: use rewards='game'")
-        if render_mode not in (None, "ansi"):
-            raise ValueError("render_mode must be None or 'ansi'")
+        check_modes(game, rewards, render_mode)
         self.game = game
         self.encoder = Encoder(game)
         self.reward_mode = rewards
@@ -204,10 +163,7 @@ class TripletopperEnv(AECEnv):  # type: ignore[misc]
         self._clear_rewards()
 
     def _hand_scores(self) -> list[float]:
-        key = HAND_SCORES.get(self.game.name)
-        if self.reward_mode != "hand" or key is None:
-            return []
-        return [float(v) for v in self.state.public_observation()[key]]
+        return hand_scores(self.state) if self.reward_mode == "hand" else []
 
     # --- rendering ---------------------------------------------------------------
     def render(self) -> str | None:

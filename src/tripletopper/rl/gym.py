@@ -1,0 +1,194 @@
+"""The games as Gymnasium environments: one learning seat, the other seats bots.
+
+``import tripletopper.rl.gym`` registers ``tripletopper/ThirtyTwo-v0``,
+``tripletopper/ThirtyOne-v0``, ``tripletopper/ThreeUpThreeDown-v0``,
+``tripletopper/Toe-v0`` and ``tripletopper/MemoMatch-v0``::
+
+    env = gymnasium.make("tripletopper/ThirtyOne-v0", players=3, opponents="medium")
+
+Observations are ``{"observation", "action_mask"}`` (``tripletopper.rl.encoding``)
+and ``info["action_mask"]`` holds the mask too, so both survive vectorization
+(``gymnasium.vector.SyncVectorEnv`` stacks them per key).  The reward is the
+learner's share of ``results().returns()`` when the game ends (or, with
+``rewards="hand"``, the change of its counters or lives every step).
+
+Between two of the learner's moves the bots play (and the clock plays a timeout
+when a timed phase runs with nobody to act).  Where the learner and bots may act at
+once (a race), the bots go first, the quickest first as at a table
+(``tripletopper.bots.base.first_to_act``); the learner acts when no bot wants to.
+An illegal index (one outside the mask) changes nothing in the game; by
+Gymnasium's rule that ``step`` takes any action of the space, it ends the episode
+with reward -1 and ``info["illegal"] = True`` (``illegal="raise"``: it raises
+``IllegalActionError`` or ``ValueError`` instead).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from tripletopper import make_game
+from tripletopper.bots import Bot, SeatView, bot_factory
+from tripletopper.bots.base import first_to_act
+from tripletopper.engine import CLOCK, Action, Game, State
+from tripletopper.errors import IllegalActionError
+from tripletopper.rl.common import check_modes, hand_scores, render_table
+from tripletopper.rl.encoding import Encoder
+
+ENV_IDS = {
+    "thirty-two": "tripletopper/ThirtyTwo-v0",
+    "thirty-one": "tripletopper/ThirtyOne-v0",
+    "three-up-three-down": "tripletopper/ThreeUpThreeDown-v0",
+    "toe": "tripletopper/Toe-v0",
+    "memo-match": "tripletopper/MemoMatch-v0",
+}
+
+
+class TripletopperGymEnv(gymnasium.Env[dict[str, Any], Any]):
+    """One seat of a game against bots (see the module docstring).
+
+    ``opponents`` is a bot spec for every other seat (``"random"``, ``"easy"``,
+    ``"medium"``, ``"ismcts:iterations=200"``) or a list of one per other seat.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 - as gymnasium.Env
+
+    def __init__(
+        self,
+        game: str | Game = "thirty-one",
+        players: int | None = None,
+        options: dict[str, Any] | None = None,
+        *,
+        opponents: str | Sequence[str] = "random",
+        seat: int = 0,
+        rewards: str = "game",
+        illegal: str = "lose",
+        render_mode: str | None = None,
+    ) -> None:
+        if isinstance(game, str):
+            game = make_game(game, players, **(options or {}))
+        check_modes(game, rewards, render_mode)
+        if illegal not in ("lose", "raise"):
+            raise ValueError("illegal must be 'lose' or 'raise'")
+        if not 0 <= seat < game.players:
+            raise ValueError(f"seat must be from 0 to {game.players - 1}")
+        specs = [opponents] * (game.players - 1) if isinstance(opponents, str) else opponents
+        if len(specs) != game.players - 1:
+            raise ValueError(f"name {game.players - 1} opponents (one per other seat)")
+        self.game = game
+        self.seat = seat
+        self.reward_mode = rewards
+        self.illegal = illegal
+        self._over = False
+        self.render_mode = render_mode
+        self.encoder = Encoder(game)
+        others = iter(specs)
+        self._factories = [
+            None if s == seat else bot_factory(next(others), game) for s in range(game.players)
+        ]
+        self.observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (self.encoder.actions,), np.int8),
+            }
+        )
+        self.action_space = spaces.Discrete(self.encoder.actions)
+        self.state: State = game.new_state(0)
+        self._bots: list[Bot | None] = []
+        self._views: list[SeatView] = []
+        self._watchers: list[Bot] = []
+        self._score = 0.0
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        super().reset(seed=seed)
+        game_seed = int(self.np_random.integers(2**62))
+        self.state = state = self.game.new_state(game_seed)
+        self._bots = [
+            None if make is None else make(seat, game_seed + 1 + seat)
+            for seat, make in enumerate(self._factories)
+        ]
+        self._views = [SeatView(state, seat) for seat in range(self.game.players)]
+        self._watchers = [bot for bot in self._bots if bot is not None and bot.wants_events]
+        self._score = self._my_score()
+        self._over = False
+        self._play_others()
+        return self._observe()
+
+    def step(self, action: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        state = self.state
+        if self._over or state.is_terminal():
+            raise IllegalActionError("the episode is over: call reset()")
+        try:
+            move = self.encoder.index_to_action(action, state, self.seat)
+            self._apply(self.seat, move)  # refused: nothing changed
+        except ValueError as exc:  # IllegalActionError too
+            if self.illegal == "raise":
+                raise
+            self._over = True
+            obs, info = self._observe()
+            return obs, -1.0, True, False, {**info, "illegal": True, "error": str(exc)}
+        self._play_others()
+        obs, info = self._observe()
+        terminated = state.is_terminal()
+        if self.reward_mode == "hand":
+            score = self._my_score()
+            reward, self._score = score - self._score, score
+        elif terminated:
+            results = state.results()
+            assert results is not None
+            reward = results.returns()[self.seat]
+        else:
+            reward = 0.0
+        return obs, float(reward), terminated, False, info
+
+    def _apply(self, seat: int, action: Action) -> None:
+        events = self.state.apply(action, seat, events=bool(self._watchers))
+        for bot in self._watchers:
+            bot.observe([event.view(bot.seat) for event in events])
+
+    def _play_others(self) -> None:
+        """The bots (and the clock) play until the learner is to act or the game ends."""
+        state, me = self.state, self.seat
+        while not state.is_terminal():
+            seats = state.to_act()
+            if seats == (me,):
+                return
+            acting = first_to_act(state, self._bots, self._views)
+            if acting is None or (acting.seat == CLOCK and me in seats):
+                if me in seats:
+                    return
+                raise RuntimeError(f"{state!r}: no bot acted, and this phase has no time limit")
+            self._apply(acting.seat, acting.action)
+
+    def _observe(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        state = self.state
+        tensor = self.encoder.tensor(state.observation(self.seat))
+        mask = self.encoder.mask(state, self.seat)
+        return {"observation": tensor, "action_mask": mask}, {"action_mask": mask}
+
+    def _my_score(self) -> float:
+        return hand_scores(self.state)[self.seat] if self.reward_mode == "hand" else 0.0
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        names = [f"player_{s}" for s in range(self.game.players)]
+        return render_table(self.game, self.state.observation(self.seat), names)
+
+
+def register() -> None:
+    """Register every game's id with Gymnasium (done on import; safe to repeat)."""
+    for name, env_id in ENV_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(
+                env_id, entry_point="tripletopper.rl.gym:TripletopperGymEnv", kwargs={"game": name}
+            )
+
+
+register()
