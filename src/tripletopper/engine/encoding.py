@@ -56,7 +56,8 @@ class Layout:
 
 
 class Features:
-    """The non-zero numbers of one observation: ``index[i]`` holds ``value[i]``.
+    """The non-zero numbers of one observation: ``index[i]`` holds ``value[i]`` (a bool
+    counts as 0 or 1).
 
     Helpers write seats relative to ``me`` (see the module docstring) and cards as
     one-hot indices of their deck.
@@ -69,12 +70,12 @@ class Features:
         self.me = me
         self.players = players
         self.index: list[int] = []
-        self.value: list[float] = []
+        self.value: list[float | bool] = []
 
     def put(self, block: str, at: int = 0, value: float = 1.0) -> None:
         if value:
             self.index.append(self.offset[block] + at)
-            self.value.append(float(value))
+            self.value.append(value)
 
     def rel(self, seat: int) -> int:
         """The relative slot of an absolute seat."""
@@ -83,22 +84,29 @@ class Features:
     def seat(self, block: str, seat: int | None, width: int = 1, at: int = 0) -> None:
         """Mark ``seat`` (relative) in a per-seat block of ``width`` numbers per seat."""
         if seat is not None:
-            self.put(block, self.rel(seat) * width + at)
+            self.index.append(self.offset[block] + (seat - self.me) % self.players * width + at)
+            self.value.append(1.0)
 
     def seats(self, block: str, seats: Iterable[int]) -> None:
-        for seat in seats:
-            self.put(block, self.rel(seat))
+        base, me, players = self.offset[block], self.me, self.players
+        found = [base + (seat - me) % players for seat in seats]
+        self.index += found
+        self.value += [1.0] * len(found)
 
     def per_seat(self, block: str, values: Sequence[float], scale: float = 1.0) -> None:
         """One number per seat (``values`` in absolute seat order), divided by ``scale``."""
+        base, me, players = self.offset[block], self.me, self.players
         for seat, value in enumerate(values):
-            self.put(block, self.rel(seat), value / scale)
+            if value:
+                self.index.append(base + (seat - me) % players)
+                self.value.append(value / scale)
 
     def cards(self, block: str, names: Iterable[str | None], lookup: Mapping[str, int],
               at: int = 0) -> None:  # fmt: skip
-        for name in names:
-            if name is not None:
-                self.put(block, at + lookup[name])
+        base = self.offset[block] + at
+        found = [base + lookup[name] for name in names if name is not None]
+        self.index += found
+        self.value += [1.0] * len(found)
 
     def choice(self, block: str, value: object, choices: Sequence[object]) -> None:
         if value in choices:

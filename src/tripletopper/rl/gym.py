@@ -81,6 +81,7 @@ class TripletopperGymEnv(gymnasium.Env[dict[str, Any], Any]):
             raise ValueError(f"name {game.players - 1} opponents (one per other seat)")
         self.game = game
         self.seat = seat
+        self.opponents = ", ".join(dict.fromkeys(specs))
         self.reward_mode = rewards
         self.illegal = illegal
         self._over = False
