@@ -5,6 +5,7 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 import pytest
+from gymnasium.utils import seeding
 from gymnasium.utils.env_checker import check_env
 from gymnasium.vector import AutoresetMode, SyncVectorEnv
 
@@ -110,3 +111,17 @@ def test_bad_arguments() -> None:
         TripletopperGymEnv("thirty-one", 3, opponents=["random"])
     with pytest.raises(ValueError, match="seat"):
         TripletopperGymEnv("toe", seat=2)
+
+
+def test_reset_always_leaves_a_move_to_the_learner() -> None:
+    """Thirty-Two with one counter each: a bot's Thirty-two can end the game before seat 0
+    moves; reset deals again until the learner has a move."""
+    env = TripletopperGymEnv("thirty-two", 4, {"counters": 1}, opponents="random")
+    redealt = 0
+    for seed in range(200):
+        obs, _ = env.reset(seed=seed)
+        assert not env.state.is_terminal() and obs["action_mask"].any()
+        assert env.state.to_act() == (0,)
+        first = int(seeding.np_random(seed)[0].integers(2**62))
+        redealt += env.state.origin["seed"] != first
+    assert redealt > 0  # the seeds include games the bots ended at once

@@ -12,10 +12,12 @@ and ``info["action_mask"]`` holds the mask too, so both survive vectorization
 learner's share of ``results().returns()`` when the game ends (or, with
 ``rewards="hand"``, the change of its counters or lives every step).
 
-Between two of the learner's moves the bots play (and the clock plays a timeout
-when a timed phase runs with nobody to act).  Where the learner and bots may act at
-once (a race), the bots go first, the quickest first as at a table
-(``tripletopper.bots.base.first_to_act``); the learner acts when no bot wants to.
+A game the bots end before the learner's first move (a declared Thirty-two) is not
+an episode: ``reset`` deals another.  Between two of the learner's moves the bots
+play (and the clock plays a timeout when a timed phase runs with nobody to act).
+Where the learner and bots may act at once (a race), the bots go first, the quickest
+first as at a table (``tripletopper.bots.base.first_to_act``); the learner acts when
+no bot wants to.
 An illegal index (one outside the mask) changes nothing in the game; by
 Gymnasium's rule that ``step`` takes any action of the space, it ends the episode
 with reward -1 and ``info["illegal"] = True`` (``illegal="raise"``: it raises
@@ -108,18 +110,20 @@ class TripletopperGymEnv(gymnasium.Env[dict[str, Any], Any]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
-        game_seed = int(self.np_random.integers(2**62))
-        self.state = state = self.game.new_state(game_seed)
-        self._bots = [
-            None if make is None else make(seat, game_seed + 1 + seat)
-            for seat, make in enumerate(self._factories)
-        ]
-        self._views = [SeatView(state, seat) for seat in range(self.game.players)]
-        self._watchers = [bot for bot in self._bots if bot is not None and bot.wants_events]
-        self._score = self._my_score()
-        self._over = False
-        self._play_others()
-        return self._observe()
+        while True:  # a game the bots end before the learner's first move is dealt again
+            game_seed = int(self.np_random.integers(2**62))
+            self.state = state = self.game.new_state(game_seed)
+            self._bots = [
+                None if make is None else make(seat, game_seed + 1 + seat)
+                for seat, make in enumerate(self._factories)
+            ]
+            self._views = [SeatView(state, seat) for seat in range(self.game.players)]
+            self._watchers = [bot for bot in self._bots if bot is not None and bot.wants_events]
+            self._score = self._my_score()
+            self._over = False
+            self._play_others()
+            if not state.is_terminal():
+                return self._observe()
 
     def step(self, action: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         state = self.state
