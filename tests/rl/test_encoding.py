@@ -92,3 +92,14 @@ def test_layouts_are_documented() -> None:
         assert f"{name}: {layout.size} numbers" in text
         for block, start, stop, _ in layout.rows():
             assert f"| `{block}` | {start}:{stop} |" in text, (name, block)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_encode_is_tensor_and_mask(name: str) -> None:
+    game = config_game(name, 2 if name != "thirty-two" else 3, {})
+    enc = Encoder(game)
+    for state in walk(game, 9, steps=40):
+        for seat in range(game.players):
+            tensor, mask = enc.encode(state, seat)
+            assert np.array_equal(tensor, enc.observation(state, seat))
+            assert np.array_equal(mask, enc.mask(state, seat))

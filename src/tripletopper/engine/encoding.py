@@ -87,6 +87,13 @@ class Features:
             self.index.append(self.offset[block] + (seat - self.me) % self.players * width + at)
             self.value.append(1.0)
 
+    def ones(self, block: str, indices: Iterable[int]) -> None:
+        """Set 1 at these indices of a block."""
+        base = self.offset[block]
+        found = [base + i for i in indices]
+        self.index += found
+        self.value += [1.0] * len(found)
+
     def seats(self, block: str, seats: Iterable[int]) -> None:
         base, me, players = self.offset[block], self.me, self.players
         found = [base + (seat - me) % players for seat in seats]

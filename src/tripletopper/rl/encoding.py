@@ -49,6 +49,8 @@ class Encoder:
         self.layout: Layout = self.spec.layout
         self.size: int = self.layout.size
         self.actions: int = self.spec.actions
+        self._index: dict[Action, int] = {}
+        """Indices of actions met before (absolute spaces only: an index never changes)."""
 
     def tensor(self, obs: dict[str, Any]) -> FloatArray:
         """The tensor of one seat's observation (see ``docs/research.md``)."""
@@ -63,14 +65,33 @@ class Encoder:
     def _context(self, state: State, seat: int) -> dict[str, Any] | None:
         return state.observation(seat) if self.spec.relative else None
 
-    def legal_indices(self, state: State, seat: int) -> list[int]:
-        """The indices of ``seat``'s legal actions (in ``legal_summary`` order)."""
+    def encode(self, state: State, seat: int) -> tuple[FloatArray, MaskArray]:
+        """The tensor and the mask of ``seat`` at once (one observation built for both)."""
+        obs = state.observation(seat)
+        mask = np.zeros(self.actions, dtype=np.int8)
+        mask[self.legal_indices(state, seat, obs)] = 1
+        return self.tensor(obs), mask
+
+    def legal_indices(
+        self, state: State, seat: int, obs: dict[str, Any] | None = None
+    ) -> list[int]:
+        """The indices of ``seat``'s legal actions (in ``legal_summary`` order); ``obs``
+        is the seat's observation if the caller has it."""
         spec = self.spec
-        obs = self._context(state, seat)
+        if not spec.relative:
+            obs = None
+        elif obs is None:
+            obs = state.observation(seat)
+        known = self._index
         out: list[int] = []
         for entry in state.legal_summary(seat):
             if isinstance(entry, ActionPattern):
                 out.extend(spec.pattern_indices(entry, obs))
+            elif obs is None:
+                index = known.get(entry)
+                if index is None:
+                    index = known[entry] = spec.action_to_index(entry, None)
+                out.append(index)
             else:
                 out.append(spec.action_to_index(entry, obs))
         return out

@@ -172,9 +172,7 @@ class TripletopperGymEnv(gymnasium.Env[dict[str, Any], Any]):
             self._apply(acting.seat, acting.action)
 
     def _observe(self) -> tuple[dict[str, Any], dict[str, Any]]:
-        state = self.state
-        tensor = self.encoder.tensor(state.observation(self.seat))
-        mask = self.encoder.mask(state, self.seat)
+        tensor, mask = self.encoder.encode(self.state, self.seat)
         return {"observation": tensor, "action_mask": mask}, {"action_mask": mask}
 
     def _my_score(self) -> float:

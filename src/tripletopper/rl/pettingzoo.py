@@ -100,13 +100,8 @@ class TripletopperEnv(AECEnv):  # type: ignore[misc]
         self._select()
 
     def observe(self, agent: str) -> dict[str, Any]:
-        seat = self._seat[agent]
-        state = self.state
-        obs = state.observation(seat)
-        return {
-            "observation": self.encoder.tensor(obs),
-            "action_mask": self.encoder.mask(state, seat),
-        }
+        tensor, mask = self.encoder.encode(self.state, self._seat[agent])
+        return {"observation": tensor, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

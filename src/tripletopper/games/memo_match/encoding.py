@@ -119,8 +119,7 @@ class MemoMatchEncoding(Encoding):
         return [CLAIM_AT + table[a][b] for a, b in combinations(pattern.among, 2)]
 
     def write(self, obs: Observation, out: Features) -> None:
-        for name in obs["table"]:
-            out.put("on_table", _POSITION[name])
+        out.ones("on_table", [_POSITION[name] for name in obs["table"]])
         for name, card_name in obs["face_up"].items():
             at = _POSITION[name] * 16
             out.put("face_up", at)

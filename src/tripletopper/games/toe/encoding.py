@@ -119,8 +119,8 @@ class ToeEncoding(Encoding):
     def write(self, obs: Observation, out: Features) -> None:
         me = obs["seat"]
         mine = SYMBOLS[obs["x"] != me]
-        for cell, mark in enumerate(obs["board"]):
-            out.put("board", cell * 3 + (0 if mark == "." else 1 if mark == mine else 2))
+        kinds = {".": 0, mine: 1, SYMBOLS[obs["x"] == me]: 2}
+        out.ones("board", [cell * 3 + kinds[mark] for cell, mark in enumerate(obs["board"])])
         for slot, name in enumerate(obs.get("hand") or ()):
             card = _CARD[name]
             at = slot * 16
@@ -128,8 +128,7 @@ class ToeEncoding(Encoding):
             out.put("hand", at + 1 + COLOR[card])
             out.put("hand", at + 6 + SHAPE[card])
             out.put("hand", at + 11 + NUMBER[card])
-            for cell in FITS[card]:
-                out.put("fits", slot * CELLS + cell)
+            out.ones("fits", [slot * CELLS + cell for cell in FITS[card]])
         out.cards("played", obs["played"], _CARD)
         out.cards("my_discards", obs.get("my_discards") or (), _CARD)
         if obs["last"] is not None:
