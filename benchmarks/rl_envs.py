@@ -8,9 +8,10 @@ Random legal actions everywhere.  Per game, in each round:
   index of the mask, ``step``); the target is >= 40% of ``raw``;
 - ``gym``: the Gymnasium environment against random bots, one env (its steps are the
   learner's moves; the bots' moves happen inside them);
-- ``vec``: 16 of those in a ``SyncVectorEnv`` (same-step autoreset), a batch of random
-  legal indices per step, counted per env step; the target is >= 20,000/s for
-  Thirty-One;
+- ``sync``: 16 of those in a ``SyncVectorEnv`` (same-step autoreset), a batch of random
+  legal indices per step, counted per env step;
+- ``native``: the same in ``TripletopperVectorEnv`` (``gymnasium.make_vec``'s vector
+  entry point); the target is >= 20,000/s for Thirty-One;
 
 and OpenSpiel's C++ games ``crazy_eights``, ``hearts`` and ``go_fish`` played at random
 through pyspiel in the same run.  Rounds alternate between the measures, so a noisy
@@ -34,7 +35,7 @@ from gymnasium.vector import AutoresetMode, SyncVectorEnv
 
 from tripletopper import make_game
 from tripletopper.engine import CLOCK
-from tripletopper.rl.gym import TripletopperGymEnv
+from tripletopper.rl.gym import TripletopperGymEnv, TripletopperVectorEnv
 from tripletopper.rl.pettingzoo import env as aec_env
 
 TABLES = {
@@ -132,6 +133,22 @@ def vec(name: str, players: int) -> Callable[[float], int]:
     return run
 
 
+def native(name: str, players: int) -> Callable[[float], int]:
+    envs = TripletopperVectorEnv(VEC_ENVS, name, players=players, opponents="random")
+    rng = np.random.default_rng(0)
+
+    def run(deadline: float) -> int:
+        steps = 0
+        obs, _ = envs.reset(seed=0)
+        while time.perf_counter() < deadline:
+            mask = obs["action_mask"]
+            obs, *_ = envs.step((rng.random(mask.shape) * mask).argmax(axis=1))
+            steps += VEC_ENVS
+        return steps
+
+    return run
+
+
 def spiel(name: str) -> Callable[[float], int]:
     game = pyspiel.load_game(name)
     rng = random.Random(0)
@@ -165,20 +182,21 @@ def main() -> None:
     args = parser.parse_args()
     names = args.game or list(TABLES)
     print(f"steps/s, median (min-max) of {args.rounds} rounds of {args.seconds:g} s each")
-    print(f"{'game':22s} {'raw':>24s} {'aec':>22s} {'aec/raw':>16s} {'gym':>20s} "
-          f"{'vec x16':>22s}")  # fmt: skip
+    print(f"{'game':22s} {'raw':>24s} {'aec':>22s} {'aec/raw':>14s} {'gym':>22s} "
+          f"{'sync x16':>22s} {'native x16':>22s}")  # fmt: skip
     for name in names:
         players = TABLES[name]
-        runs = {kind: make(name, players) for kind, make in
-                (("raw", raw), ("aec", aec), ("gym", gym), ("vec", vec))}  # fmt: skip
+        makers = (("raw", raw), ("aec", aec), ("gym", gym), ("sync", vec), ("native", native))
+        runs = {kind: make(name, players) for kind, make in makers}
         rates: dict[str, list[float]] = {kind: [] for kind in runs}
         for _ in range(args.rounds):
             for kind, run in runs.items():
                 rates[kind].append(timed(run, args.seconds))
         ratios = [a / r for a, r in zip(rates["aec"], rates["raw"], strict=True)]
         print(f"{name + f' ({players}p)':22s} {spread(rates['raw']):>24s} "
-              f"{spread(rates['aec']):>22s} {spread(ratios, 100, '%'):>16s} "
-              f"{spread(rates['gym']):>20s} {spread(rates['vec']):>22s}", flush=True)  # fmt: skip
+              f"{spread(rates['aec']):>22s} {spread(ratios, 100, '%'):>14s} "
+              f"{spread(rates['gym']):>22s} {spread(rates['sync']):>22s} "
+              f"{spread(rates['native']):>22s}", flush=True)  # fmt: skip
     for name in SPIEL_GAMES:
         run = spiel(name)
         values = [timed(run, args.seconds) for _ in range(args.rounds)]

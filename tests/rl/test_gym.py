@@ -125,3 +125,35 @@ def test_reset_always_leaves_a_move_to_the_learner() -> None:
         first = int(seeding.np_random(seed)[0].integers(2**62))
         redealt += env.state.origin["seed"] != first
     assert redealt > 0  # the seeds include games the bots ended at once
+
+
+def test_native_vector_env() -> None:
+    """make_vec's vector entry point: batches of tensors and masks, each row its own game's,
+    same-step autoreset (every row always has a legal action), and the same games as one
+    TripletopperGymEnv per row seeded alike."""
+    envs = gymnasium.make_vec(
+        "tripletopper/ThirtyOne-v0", num_envs=3, vectorization_mode="vector_entry_point",
+        players=2,
+    )  # fmt: skip
+    single = [TripletopperGymEnv("thirty-one", 2) for _ in range(3)]
+    obs, info = envs.reset(seed=10)
+    for i, env in enumerate(single):
+        o, _ = env.reset(seed=10 + i)
+        assert np.array_equal(o["observation"], obs["observation"][i])
+    rng = np.random.default_rng(1)
+    ends = 0
+    for _ in range(200):
+        mask = obs["action_mask"]
+        assert mask.shape == (3, 110) and (mask.sum(axis=1) > 0).all()
+        assert np.array_equal(mask, info["action_mask"])
+        actions = (rng.random(mask.shape) * mask).argmax(axis=1)
+        obs, rewards, terminated, _, info = envs.step(actions)
+        for i, env in enumerate(single):
+            o, r, t, _, _ = env.step(int(actions[i]))
+            assert r == rewards[i] and t == terminated[i]
+            if t:
+                assert np.array_equal(o["observation"], info["final_observation"][i])
+                o, _ = env.reset()
+                ends += 1
+            assert np.array_equal(o["observation"], obs["observation"][i])
+    assert ends > 0

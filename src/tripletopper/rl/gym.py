@@ -32,6 +32,8 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
 
 from tripletopper import make_game
 from tripletopper.bots import Bot, SeatView, bot_factory
@@ -185,12 +187,69 @@ class TripletopperGymEnv(gymnasium.Env[dict[str, Any], Any]):
         return render_table(self.game, self.state.observation(self.seat), names)
 
 
+class TripletopperVectorEnv(VectorEnv):
+    """``num_envs`` copies of :class:`TripletopperGymEnv` stepped in one process, written
+    straight into batch arrays (no per-step merging of dicts), with same-step autoreset:
+    a finished game's row already holds the next game's first observation and mask, and
+    its final reward, ``terminated`` flag and the finished game's seat-eye tensor
+    (``info["final_observation"]``) say how it ended.  ``info["action_mask"]`` is the
+    mask batch too.  Keywords as for :class:`TripletopperGymEnv`."""
+
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
+
+    def __init__(self, num_envs: int = 8, game: str | Game = "thirty-one", **kwargs: Any) -> None:
+        self.envs = [TripletopperGymEnv(game, **kwargs) for _ in range(num_envs)]
+        first = self.envs[0]
+        self.num_envs = num_envs
+        self.single_observation_space = first.observation_space
+        self.single_action_space = first.action_space
+        self.observation_space = batch_space(first.observation_space, num_envs)
+        self.action_space = batch_space(first.action_space, num_envs)
+        self._tensors = np.zeros((num_envs, first.encoder.size), np.float32)
+        self._masks = np.zeros((num_envs, first.encoder.actions), np.int8)
+
+    def reset(
+        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        seeds = seed if isinstance(seed, list) else [
+            None if seed is None else seed + i for i in range(self.num_envs)
+        ]  # fmt: skip
+        for i, (env, env_seed) in enumerate(zip(self.envs, seeds, strict=True)):
+            obs, _ = env.reset(seed=env_seed)
+            self._tensors[i], self._masks[i] = obs["observation"], obs["action_mask"]
+        return self._batch(), {"action_mask": self._masks.copy()}
+
+    def step(
+        self, actions: Any
+    ) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        rewards = np.zeros(self.num_envs, np.float64)
+        terminated = np.zeros(self.num_envs, np.bool_)
+        final: dict[int, np.ndarray] = {}
+        for i, (env, action) in enumerate(zip(self.envs, actions, strict=True)):
+            obs, rewards[i], terminated[i], _, _ = env.step(int(action))
+            if terminated[i]:
+                final[i] = obs["observation"]
+                obs, _ = env.reset()
+            self._tensors[i], self._masks[i] = obs["observation"], obs["action_mask"]
+        info: dict[str, Any] = {"action_mask": self._masks.copy()}
+        if final:
+            info["final_observation"] = final
+        truncated = np.zeros(self.num_envs, np.bool_)
+        return self._batch(), rewards, terminated, truncated, info
+
+    def _batch(self) -> dict[str, Any]:
+        return {"observation": self._tensors.copy(), "action_mask": self._masks.copy()}
+
+
 def register() -> None:
     """Register every game's id with Gymnasium (done on import; safe to repeat)."""
     for name, env_id in ENV_IDS.items():
         if env_id not in gymnasium.registry:
             gymnasium.register(
-                env_id, entry_point="tripletopper.rl.gym:TripletopperGymEnv", kwargs={"game": name}
+                env_id,
+                entry_point="tripletopper.rl.gym:TripletopperGymEnv",
+                vector_entry_point="tripletopper.rl.gym:TripletopperVectorEnv",
+                kwargs={"game": name},
             )
 
 
