@@ -12,7 +12,7 @@ from tripletopper.rl.encoding import ENCODINGS, Encoder
 
 from .conftest import CONFIGS, IDS, config_game, walk
 
-SEEDS = range(4)
+SEEDS = range(8)
 
 
 @pytest.mark.parametrize(("name", "players", "options"), CONFIGS, ids=IDS)

@@ -51,6 +51,8 @@ def test_observations_do_not_leak() -> None:
             assert np.array_equal(
                 world.observation_tensor(player), state.observation_tensor(player)
             )
+            same = state.world.encoder.observation(state.world.state, player)
+            assert np.array_equal(state.observation_tensor(player), same)  # the same tensors
         state.apply_action(int(rng.choice(state.legal_actions())))
 
 
