@@ -166,6 +166,14 @@ class TripletopperGymEnv(gymnasium.Env[dict[str, Any], Any]):
             seats = state.to_act()
             if seats == (me,):
                 return
+            if len(seats) == 1 and state.timeout() is None:  # one bot's turn: no race
+                seat = seats[0]
+                bot = self._bots[seat]
+                assert bot is not None
+                action = bot.choose(self._views[seat])
+                if action is not None:
+                    self._apply(seat, action)
+                    continue
             acting = first_to_act(state, self._bots, self._views)
             if acting is None or (acting.seat == CLOCK and me in seats):
                 if me in seats:
