@@ -10,7 +10,7 @@ from tripletopper.engine.encoding import Layout
 from tripletopper.games import GAMES
 from tripletopper.rl.encoding import ENCODINGS, Encoder
 
-from .conftest import CONFIGS, IDS, config_game, walk
+from .games import CONFIGS, IDS, config_game, walk
 
 SEEDS = range(8)
 

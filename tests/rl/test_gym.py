@@ -157,3 +157,21 @@ def test_native_vector_env() -> None:
                 ends += 1
             assert np.array_equal(o["observation"], obs["observation"][i])
     assert ends > 0
+
+
+def test_hand_rewards_are_the_learners_lives() -> None:
+    """With rewards="hand" a Thirty-One episode's rewards add up to the lives the learner
+    won or lost: -4 when it lost them all, more when it won."""
+    env = TripletopperGymEnv("thirty-one", 3, opponents="random", rewards="hand")
+    for seed in range(6):
+        obs, _ = env.reset(seed=seed)
+        total, rng = 0.0, np.random.default_rng(seed)
+        while True:
+            obs, reward, terminated, _, _ = env.step(
+                int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            )
+            total += reward
+            if terminated:
+                break
+        lives = env.state.public_observation()["lives"][0]
+        assert total == lives - 4
