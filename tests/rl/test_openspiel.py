@@ -22,6 +22,19 @@ def test_random_sim_with_serialization(name: str) -> None:
         pyspiel.random_sim_test(game, num_sims=sims, serialize=True, verbose=False)
 
 
+def test_a_draw_returns_nothing() -> None:
+    """Toe drawn at its turn limit: nobody wins, the returns are 0 and 0 (sum 0, not 1:
+    the games are general-sum), and random_sim_test accepts such games."""
+    game = pyspiel.load_game(short_name("toe"), {"max_turns": 1})
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    state = game.new_initial_state()
+    state.apply_action(3)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    assert state.world.state.results().winners == ()
+    assert state.returns() == [0.0, 0.0]
+
+
 def test_parameters_are_the_options() -> None:
     game = pyspiel.load_game("python_tripletopper_thirty_two(players=4,counters=5,end=open)")
     state = game.new_initial_state()

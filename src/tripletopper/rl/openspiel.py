@@ -15,7 +15,8 @@ that default).
   engine's seeded generator then makes every later draw (a reshuffle, a question) from
   it, as if the deck were shuffled once at the start. Everything hidden stays hidden:
   the seed is known to nobody.
-- **Returns** are ``results().returns()``: 1 shared among the winners (constant sum 1).
+- **Returns** are ``results().returns()``: 1 shared among the winners, so they sum to
+  1, or to 0 in a game nobody wins (a drawn Toe): the game is declared general-sum.
 - **Observations** are the tensors of ``tripletopper.rl.encoding``; the observation
   string is the seat's observation as JSON. The information state string adds the
   number of moves made and what the seat recalls (``State.recall``: Memo Match's
@@ -67,7 +68,7 @@ def _game_type(name: str) -> pyspiel.GameType:
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=cls.max_players,
         min_num_players=max(2, cls.min_players),
@@ -100,7 +101,7 @@ class TripletopperGame(pyspiel.Game):  # type: ignore[misc]
             num_players=self.game.players,
             min_utility=0.0,
             max_utility=1.0,
-            utility_sum=1.0,
+            utility_sum=None,  # 1 shared among the winners, or 0 when nobody wins (a drawn Toe)
             max_game_length=MAX_GAME_LENGTH,
         )
         super().__init__(_game_type(self.name), info, params)
