@@ -81,10 +81,10 @@ class Features:
         """The relative slot of an absolute seat."""
         return (seat - self.me) % self.players
 
-    def seat(self, block: str, seat: int | None, width: int = 1, at: int = 0) -> None:
-        """Mark ``seat`` (relative) in a per-seat block of ``width`` numbers per seat."""
+    def seat(self, block: str, seat: int | None) -> None:
+        """Mark ``seat`` (relative) in a per-seat block; ``None`` marks nothing."""
         if seat is not None:
-            self.index.append(self.offset[block] + (seat - self.me) % self.players * width + at)
+            self.index.append(self.offset[block] + (seat - self.me) % self.players)
             self.value.append(1.0)
 
     def ones(self, block: str, indices: Iterable[int]) -> None:
@@ -137,8 +137,6 @@ class Encoding(ABC):
     """The size of the action space."""
     layout: ClassVar[Layout]
     relative: ClassVar[bool] = False
-    players: ClassVar[int]
-    """The seats a layout has room for: the game's largest player count."""
 
     def __init__(self, game: Game) -> None:
         self.game = game

@@ -55,7 +55,6 @@ class MemoMatchEncoding(Encoding):
     index."""
 
     actions = CLAIM_AT + len(PAIRS)
-    players = MAX_PLAYERS
     layout = Layout(
         [
             Block("on_table", N, "per position: a card lies there"),

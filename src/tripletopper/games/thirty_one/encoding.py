@@ -22,7 +22,6 @@ class ThirtyOneEncoding(KnockEncoding):
     deck = STANDARD
     phases = PHASE_NAMES
     plain = ("take", "draw", "knock", "stop", "play", "declare")
-    players = MAX_PLAYERS
     layout = Layout(
         [
             *knock_blocks(STANDARD, MAX_PLAYERS, PHASE_NAMES),

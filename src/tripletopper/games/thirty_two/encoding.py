@@ -23,7 +23,6 @@ class ThirtyTwoEncoding(KnockEncoding):
     deck = TRIPLE_TOPPER
     phases = PHASE_NAMES
     plain = ("take", "draw", "knock", "declare")
-    players = MAX_PLAYERS
     layout = Layout(
         [
             *knock_blocks(TRIPLE_TOPPER, MAX_PLAYERS, PHASE_NAMES),

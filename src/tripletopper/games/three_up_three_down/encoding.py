@@ -49,7 +49,6 @@ class ThreeUpThreeDownEncoding(Encoding):
     pickup, draw: 549 indices."""
 
     actions = LAST_AT + len(LAST)
-    players = MAX_PLAYERS
     layout = Layout(
         [
             Block("hand", VALUES, "own hand: cards per value / 7"),

@@ -53,7 +53,6 @@ class ToeEncoding(Encoding):
 
     actions = ANSWER_AT + len(LETTERS)
     relative = True
-    players = 2
     layout = Layout(
         [
             Block("board", CELLS * 3, "per cell: free, own mark, opponent's mark"),
