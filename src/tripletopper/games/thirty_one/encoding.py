@@ -1,0 +1,48 @@
+"""Thirty-One's fixed action space and observation layout (``engine/encoding.py``).
+
+>>> from tripletopper.games.thirty_one import ThirtyOne
+>>> enc = ThirtyOneEncoding(ThirtyOne(2))
+>>> enc.actions, enc.action_to_index(("discard", 0, True), None), enc.index_to_action(4, None)
+(110, 7, ('play',))
+"""
+
+from __future__ import annotations
+
+from tripletopper.cards.standard import STANDARD
+from tripletopper.engine.encoding import Block, Features, Layout, Observation
+from tripletopper.games.knock_encoding import KnockEncoding, knock_blocks
+from tripletopper.games.thirty_one.rules import MAX_PLAYERS, PHASE_NAMES
+from tripletopper.games.thirty_one.scoring import START_LIVES, THIRTY_ONE
+
+
+class ThirtyOneEncoding(KnockEncoding):
+    """take, draw, knock, stop, play, declare (0-5), then ``discard`` card ``c``
+    (``STANDARD`` order, ``rank*4 + suit``) at ``6 + 2c``, with ``declare`` at ``7 + 2c``."""
+
+    deck = STANDARD
+    phases = PHASE_NAMES
+    plain = ("take", "draw", "knock", "stop", "play", "declare")
+    layout = Layout(
+        [
+            *knock_blocks(STANDARD, MAX_PLAYERS, PHASE_NAMES),
+            Block("lives", MAX_PLAYERS, f"lives per relative seat / {START_LIVES}"),
+            Block("declared", MAX_PLAYERS, "relative seats that declared a 31 this hand"),
+            Block("circling", MAX_PLAYERS, "relative seats circling the drain (last life)"),
+            Block("value", 2, f"own hand's value / {THIRTY_ONE}, what it counts / {THIRTY_ONE}"),
+            Block("kitty", 1, f"lives in the kitty / {MAX_PLAYERS * START_LIVES}"),
+            Block("options", 2, "three_of_a_kind = 30.5; manual_31"),
+        ]
+    )
+
+    def write(self, obs: Observation, out: Features) -> None:
+        self.write_shared(obs, out)
+        out.per_seat("lives", obs["lives"], START_LIVES)
+        out.seats("declared", obs["declared"])
+        out.seats("circling", obs["circling_the_drain"])
+        if "value" in obs:
+            out.put("value", 0, obs["value"] / THIRTY_ONE)
+            out.put("value", 1, obs["counts"] / THIRTY_ONE)
+        out.put("kitty", 0, obs["kitty"] / (MAX_PLAYERS * START_LIVES))
+        options = self.game.options
+        out.put("options", 0, options["three_of_a_kind"] == "30.5")
+        out.put("options", 1, bool(options["manual_31"]))

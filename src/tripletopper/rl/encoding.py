@@ -1,0 +1,128 @@
+"""Observation tensors, legal-action masks and action indices as NumPy arrays.
+
+An :class:`Encoder` wraps a game's :class:`~tripletopper.engine.encoding.Encoding`
+(``games/<game>/encoding.py``): the tensor of a seat is built from
+``state.observation(seat)`` alone, and the mask from ``state.legal_summary(seat)``
+(Memo Match's claims never listed one by one).
+
+>>> from tripletopper import make_game
+>>> enc = Encoder(make_game("thirty-one", 3))
+>>> state = enc.game.new_state(7)
+>>> seat = state.to_act()[0]
+>>> enc.observation(state, seat).shape, int(enc.mask(state, seat).sum())
+((716,), 3)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from tripletopper.engine import Action, ActionPattern, Game, State
+from tripletopper.engine.encoding import Encoding, Layout
+from tripletopper.games.memo_match.encoding import MemoMatchEncoding
+from tripletopper.games.thirty_one.encoding import ThirtyOneEncoding
+from tripletopper.games.thirty_two.encoding import ThirtyTwoEncoding
+from tripletopper.games.three_up_three_down.encoding import ThreeUpThreeDownEncoding
+from tripletopper.games.toe.encoding import ToeEncoding
+
+ENCODINGS: dict[str, type[Encoding]] = {
+    "thirty-two": ThirtyTwoEncoding,
+    "thirty-one": ThirtyOneEncoding,
+    "three-up-three-down": ThreeUpThreeDownEncoding,
+    "toe": ToeEncoding,
+    "memo-match": MemoMatchEncoding,
+}
+
+FloatArray = npt.NDArray[np.float32]
+MaskArray = npt.NDArray[np.int8]
+
+
+class Encoder:
+    """A game's tensors and masks (one per game; it keeps no state of its own)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.spec: Encoding = ENCODINGS[game.name](game)
+        self.layout: Layout = self.spec.layout
+        self.size: int = self.layout.size
+        self.actions: int = self.spec.actions
+        self._index: dict[Action, int] = {}
+        """Indices of actions met before (absolute spaces only: an index never changes)."""
+
+    def tensor(self, obs: dict[str, Any]) -> FloatArray:
+        """The tensor of one seat's observation (see ``docs/research.md``)."""
+        features = self.spec.features(obs)
+        out = np.zeros(self.size, dtype=np.float32)
+        out[features.index] = features.value
+        return out
+
+    def observation(self, state: State, seat: int) -> FloatArray:
+        return self.tensor(state.observation(seat))
+
+    def _context(self, state: State, seat: int) -> dict[str, Any] | None:
+        return state.observation(seat) if self.spec.relative else None
+
+    def encode(self, state: State, seat: int) -> tuple[FloatArray, MaskArray]:
+        """The tensor and the mask of ``seat`` at once (one observation built for both)."""
+        obs = state.observation(seat)
+        mask = np.zeros(self.actions, dtype=np.int8)
+        mask[self.legal_indices(state, seat, obs)] = 1
+        return self.tensor(obs), mask
+
+    def legal_indices(
+        self, state: State, seat: int, obs: dict[str, Any] | None = None
+    ) -> list[int]:
+        """The indices of ``seat``'s legal actions (in ``legal_summary`` order); ``obs``
+        is the seat's observation if the caller has it."""
+        spec = self.spec
+        if not spec.relative:
+            obs = None
+        elif obs is None:
+            obs = state.observation(seat)
+        known = self._index
+        out: list[int] = []
+        for entry in state.legal_summary(seat):
+            if isinstance(entry, ActionPattern):
+                out.extend(spec.pattern_indices(entry, obs))
+            elif obs is None:
+                index = known.get(entry)
+                if index is None:
+                    index = known[entry] = spec.action_to_index(entry, None)
+                out.append(index)
+            else:
+                out.append(spec.action_to_index(entry, obs))
+        return out
+
+    def mask(self, state: State, seat: int) -> MaskArray:
+        """1 at the index of every legal action of ``seat``, else 0 (int8)."""
+        mask = np.zeros(self.actions, dtype=np.int8)
+        mask[self.legal_indices(state, seat)] = 1
+        return mask
+
+    def action_to_index(self, action: Action, state: State, seat: int) -> int:
+        return self.spec.action_to_index(action, self._context(state, seat))
+
+    def index_to_action(self, index: int, state: State, seat: int) -> Action:
+        """The action an index stands for at ``seat`` now; ``ValueError`` if none."""
+        if isinstance(index, np.integer):
+            index = int(index)
+        if not isinstance(index, int) or isinstance(index, bool):
+            raise ValueError(f"an action index must be a whole number, not {index!r}")
+        return self.spec.index_to_action(index, self._context(state, seat))
+
+
+def layout_markdown(name: str) -> str:
+    """The layout table of a game, as ``docs/research.md`` shows it."""
+    spec = ENCODINGS[name]
+    lines = [
+        f"{name}: {spec.layout.size} numbers, {spec.actions} actions",
+        "",
+        "| block | slice | meaning |",
+        "|---|---|---|",
+    ]
+    lines += [f"| `{b}` | {start}:{stop} | {meaning} |" for b, start, stop, meaning in
+              spec.layout.rows()]  # fmt: skip
+    return "\n".join(lines)
