@@ -476,3 +476,29 @@ def test_the_toe_cube_is_four_labelled_grids_walked_with_the_keyboard(browser, t
         assert walk == ["RH1", "RT1", "RS1", "RC2", "YC2", "YC3", "YC2", "YC1", "BS1", "RC1"]
         assert ann.page.locator("#game .toe-cell[tabindex='0']").count() == 1  # one tab stop
         assert not ann.errors, ann.errors
+
+
+def test_a_big_hand_on_a_phone_overlaps_in_one_row_instead_of_pushing_the_moves_down(
+    browser, tmp_path
+):
+    """3UP 3DOWN hands grow with every pickup: seven large cards are wider than a phone, and
+    wrapped to a second row they once pushed the moves below an 844 px screen."""
+    table_id, tokens = stored_table(
+        str(tmp_path), "three-up-three-down", 2, people={0: "Ann"}, bots={1: "medium"}
+    )
+    with live_server(str(tmp_path), bot_delay=30) as base:
+        ann = Player(browser, f"{base}/t/{table_id}#seat={tokens[0]}", PHONE)
+        ann.page.wait_for_selector("#game .cards.hand .card")
+        rows, right, width = ann.page.evaluate(
+            """() => {
+                const hand = document.querySelector('#game .cards.hand');
+                while (hand.children.length < 7) hand.append(hand.children[0].cloneNode(true));
+                const tops = new Set([...hand.children].map((n) => n.getBoundingClientRect().top));
+                const right = Math.max(...[...hand.querySelectorAll('.card')]
+                    .map((n) => n.getBoundingClientRect().right));
+                return [tops.size, right, innerWidth];
+            }"""
+        )
+        ann.shot("e2e-phone-big-hand.png")
+        assert rows == 1 and right <= width
+        assert not ann.errors, ann.errors
