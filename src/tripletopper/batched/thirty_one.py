@@ -1,0 +1,655 @@
+"""Thirty-One played as N games at once in NumPy arrays, card for card the scalar engine's.
+
+:class:`ThirtyOneBatch` holds N games of one :class:`~tripletopper.games.thirty_one.ThirtyOne`
+(its players and options) as a structure of arrays and applies one action index per game
+with :meth:`ThirtyOneBatch.step`.  Each game draws its chance from its own copy of the
+scalar generator, so game ``i`` is exactly ``game.new_state(seeds[i], ...)`` played with
+the same actions; :meth:`~ThirtyOneBatch.observation` and :meth:`~ThirtyOneBatch.dump`
+rebuild the scalar engine's dicts from the arrays (tests/test_batched.py compares them
+after every step).
+
+Action indices (``ACTIONS``, 110 of them; :meth:`~ThirtyOneBatch.action` and
+:meth:`~ThirtyOneBatch.index` convert):
+
+===========  ==================================
+0 - 5        take, draw, knock, stop, play, declare
+6 + card     ``("discard", card, False)``
+58 + card    ``("discard", card, True)`` (``manual_31``)
+===========  ==================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from tripletopper.batched.core import Array, Stacks, Stocks, derive_seed, seed_states
+from tripletopper.cards.deck import Card
+from tripletopper.cards.standard import STANDARD
+from tripletopper.engine import Action, Results
+from tripletopper.errors import IllegalActionError
+from tripletopper.games.thirty_one.rules import (
+    CHECK,
+    DISCARD_PHASE,
+    OVER,
+    TURN,
+    Settlement,
+    ThirtyOne,
+    ThirtyOneState,
+)
+from tripletopper.games.thirty_one.scoring import (
+    CARD_VALUE,
+    DEALT_31,
+    DECLARED_31,
+    KNOCKER_LOWEST,
+    LOWEST,
+    REASONS,
+    START_LIVES,
+    TIED_LOWEST,
+    TIED_WITH_KNOCKER,
+)
+
+TAKE, DRAW, KNOCK, STOP, PLAY, DECLARE = range(6)
+DISCARD0 = 6
+DECLARE0 = DISCARD0 + 52
+ACTIONS = DECLARE0 + 52
+_KINDS = ("take", "draw", "knock", "stop", "play", "declare")
+ENDED = ("knock", "stop", "31", "dealt_31")
+_REASON = {name: code for code, name in enumerate(REASONS)}
+_WIDTH = 7
+"""Most legal actions a game can have: four discards and three declaring ones."""
+
+_VALUE = np.array(CARD_VALUE, dtype=np.int16)
+_FULL = np.arange(52, dtype=np.int16)
+_fmt = STANDARD.names
+
+
+def value2(cards: Array, trips: bool) -> Array:
+    """Twice the value of three-card hands (``cards[..., :3]``): 62 is 31, 61 is 30.5."""
+    a, b, c = cards[..., 0], cards[..., 1], cards[..., 2]
+    va, vb, vc = _VALUE[a], _VALUE[b], _VALUE[c]
+    sa, sb, sc = a & 3, b & 3, c & 3
+    best = np.zeros(a.shape, dtype=np.int16)
+    for suit in range(4):
+        best = np.maximum(best, va * (sa == suit) + vb * (sb == suit) + vc * (sc == suit))
+    best = best * 2
+    if trips:
+        best = np.where(((a >> 2) == (b >> 2)) & ((b >> 2) == (c >> 2)), 61, best)
+    return best
+
+
+def is_31(a: Array, b: Array, c: Array) -> Array:
+    same = ((a & 3) == (b & 3)) & ((b & 3) == (c & 3))
+    out: Array = same & (_VALUE[a] + _VALUE[b] + _VALUE[c] == 31)
+    return out
+
+
+class ThirtyOneBatch:
+    """N games of ``game`` advanced together; game ``i`` starts as
+    ``game.new_state(seeds[i], decks=decks[i], dealer=dealer)``."""
+
+    def __init__(
+        self, game: ThirtyOne, seeds: Sequence[int] | Array,
+        decks: Sequence[Sequence[Sequence[Card | str]] | None] | None = None,
+        dealer: int | None = None,
+    ) -> None:  # fmt: skip
+        self.game = game
+        self.players = p = game.players
+        self.trips = game.trips
+        self.manual = game.manual
+        self.seeds = np.asarray(seeds, dtype=np.uint64).copy()
+        self.n = n = len(self.seeds)
+        self.setup_dealer = dealer
+        parsed = [game.parse_decks(d) for d in decks] if decks else None
+        self.stacks = Stacks(n, 52, parsed)
+        self.episode = np.zeros(n, dtype=np.int64)
+        """How many times each game was reset (its seed is then ``derive_seed(seed, episode)``)."""
+        self.rng = np.zeros(n, dtype=np.uint64)
+        self.stock = Stocks(n, 52)
+        self.pile = np.full((n, 52), -1, dtype=np.int16)
+        self.pile_size = np.zeros(n, dtype=np.int64)
+        self.hands = np.full((n, p, 4), -1, dtype=np.int16)
+        self.hand_len = np.zeros((n, p), dtype=np.int64)
+        self.public = np.zeros((n, 52), dtype=bool)
+        self.lives = np.zeros((n, p), dtype=np.int64)
+        self.alive = np.zeros((n, p), dtype=bool)
+        self.elim_hand = np.zeros((n, p), dtype=np.int64)
+        self.nxt = np.zeros((n, p), dtype=np.int64)
+        self.order = np.zeros((n, p), dtype=np.int64)
+        """Each game's seats in the hand from the dealer's left (the first ``n_in``)."""
+        self.n_in = np.zeros(n, dtype=np.int64)
+        self.pending = np.zeros((n, p), dtype=bool)
+        self.declared = np.zeros((n, p), dtype=bool)
+        self.dealer = np.zeros(n, dtype=np.int64)
+        self.hand_no = np.zeros(n, dtype=np.int64)
+        self.turn = np.zeros(n, dtype=np.int64)
+        self.turns = np.zeros(n, dtype=np.int64)
+        self.turns_before = np.zeros(n, dtype=np.int64)
+        self.phase = np.zeros(n, dtype=np.int64)
+        self.taken = np.zeros(n, dtype=np.int64)
+        self.knocker = np.zeros(n, dtype=np.int64)
+        self.tally = np.zeros((n, 4), dtype=np.int64)
+        """knocks, stops, thirty-ones and void hands (the scalar dump's ``counts``)."""
+        # The last settlement (the scalar ``Settlement``), for observations.
+        self.last_hand = np.zeros(n, dtype=np.int64)
+        self.last_ended = np.zeros(n, dtype=np.int64)
+        self.last_knocker = np.zeros(n, dtype=np.int64)
+        self.last_stopper = np.zeros(n, dtype=np.int64)
+        self.last_declared = np.zeros((n, p), dtype=bool)
+        self.last_shown = np.zeros((n, p), dtype=bool)
+        self.last_order = np.zeros((n, p), dtype=np.int64)
+        self.last_n_in = np.zeros(n, dtype=np.int64)
+        self.last_hands = np.zeros((n, p, 3), dtype=np.int16)
+        self.last_lost = np.zeros((n, p), dtype=np.int64)
+        self.last_reason = np.zeros((n, p), dtype=np.int64)
+        self.last_saved = np.zeros(n, dtype=bool)
+        self.last_void = np.zeros(n, dtype=bool)
+        self.last_before = np.zeros((n, p), dtype=np.int64)
+        self.last_after = np.zeros((n, p), dtype=np.int64)
+        self.winner = np.full(n, -1, dtype=np.int64)
+        self.final_returns = np.zeros((n, p), dtype=np.float32)
+        """1 for the winner of each game's last finished episode (kept across a reset)."""
+        self._new_games(np.arange(n), seed_states(self.seeds))
+
+    # --- the batch --------------------------------------------------------------------
+    def _new_games(self, idx: Array, states: Array) -> None:
+        p = self.players
+        self.rng[idx] = states
+        self.stock.length[idx] = 0
+        self.lives[idx] = START_LIVES
+        self.alive[idx] = True
+        self.elim_hand[idx] = 0
+        self.nxt[idx] = (np.arange(p) + 1) % p
+        self.pending[idx] = False
+        self.declared[idx] = False
+        self.hand_no[idx] = 0
+        self.turns[idx] = 0
+        self.turns_before[idx] = 0
+        self.tally[idx] = 0
+        self.taken[idx] = -1
+        self.knocker[idx] = -1
+        self.winner[idx] = -1
+        self.last_hand[idx] = 0
+        self.pile_size[idx] = 0
+        self.public[idx] = False
+        if self.setup_dealer is None:
+            self.dealer[idx] = self._below(idx, p)
+        else:
+            self.dealer[idx] = self.setup_dealer
+        self._start_hand(idx, np.ones(len(idx), dtype=bool))
+
+    def _below(self, idx: Array, n: int) -> Array:
+        s = self.rng[idx] * np.uint64(6364136223846793005) + np.uint64(1442695040888963407)
+        self.rng[idx] = s
+        return ((s >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32)
+
+    def reset(self, idx: Array) -> None:
+        """Start the games ``idx`` again, each with its next seed
+        ``derive_seed(seeds[i], episode[i])`` (and no stacked decks)."""
+        self.episode[idx] += 1
+        self.stacks.clear(idx)
+        seeds = derive_seed(self.seeds[idx], self.episode[idx].astype(np.uint64))
+        self._new_games(idx, seed_states(seeds))
+
+    def episode_seed(self, i: int) -> int:
+        """The scalar seed of game ``i``'s current episode."""
+        if not self.episode[i]:
+            return int(self.seeds[i])
+        return int(derive_seed(self.seeds[i : i + 1], self.episode[i : i + 1].astype(np.uint64))[0])
+
+    def nbytes(self) -> int:
+        """Memory held by the arrays (all games)."""
+        total = self.stock.nbytes()
+        for value in vars(self).values():
+            if isinstance(value, np.ndarray):
+                total += value.nbytes
+        return total
+
+    # --- legal actions ------------------------------------------------------------------
+    def candidates(self) -> Array:
+        """Each game's legal action indices in increasing order, padded with ``ACTIONS``
+        (an ``N x 7`` array: no game has more than seven legal actions)."""
+        n = self.n
+        out = np.full((n, _WIDTH), ACTIONS, dtype=np.int64)
+        phase = self.phase
+        turn = np.flatnonzero(phase == TURN)
+        if len(turn):
+            stock = self.stock.size[turn] > 0
+            out[turn, 0] = TAKE
+            out[turn, 1] = np.where(stock, DRAW, STOP)
+            out[turn, 2] = np.where(stock & (self.knocker[turn] < 0), KNOCK, ACTIONS)
+        check = np.flatnonzero(phase == CHECK)
+        if len(check):
+            if self.manual:
+                hand = self.hands[check, self._first_pending(check)]
+                out[check, 0] = PLAY
+                out[check, 1] = np.where(
+                    is_31(hand[:, 0], hand[:, 1], hand[:, 2]), DECLARE, ACTIONS
+                )
+            else:
+                out[check, 0] = DECLARE
+        disc = np.flatnonzero(phase == DISCARD_PHASE)
+        if len(disc):
+            hand = self.hands[disc, self.turn[disc]].astype(np.int64)
+            keep = hand != self.taken[disc, None]
+            out[disc, :4] = np.where(keep, hand + DISCARD0, ACTIONS)
+            if self.manual:
+                a, b, c, d = hand[:, 0], hand[:, 1], hand[:, 2], hand[:, 3]
+                for k, (card, x, y) in enumerate(((a, b, c), (b, a, c), (c, a, b))):
+                    out[disc, 4 + k] = np.where(is_31(x, y, d), card + DECLARE0, ACTIONS)
+            out[disc] = np.sort(out[disc], axis=1)
+        return out
+
+    def legal_mask(self) -> Array:
+        """``N x ACTIONS`` booleans: the legal action indices of each game."""
+        mask = np.zeros((self.n, ACTIONS + 1), dtype=bool)
+        mask[np.arange(self.n)[:, None], self.candidates()] = True
+        return mask[:, :ACTIONS]
+
+    def sample(self, bits: Array) -> Array:
+        """A legal action index per game: the ``(bits * count) >> 32``-th of its legal
+        actions (``bits`` uniform in ``[0, 2**32)`` makes it a uniform choice); -1 when over."""
+        cand = self.candidates()
+        count = (cand < ACTIONS).sum(axis=1)
+        k = (np.asarray(bits, dtype=np.uint64) * count.astype(np.uint64)) >> np.uint64(32)
+        pick = cand[np.arange(self.n), np.minimum(k.astype(np.int64), _WIDTH - 1)]
+        return np.where(count > 0, pick, -1)
+
+    def to_act(self) -> Array:
+        """The seat to act in each game (-1 when over)."""
+        seat = self.turn.copy()
+        check = np.flatnonzero(self.phase == CHECK)
+        seat[check] = self._first_pending(check)
+        seat[self.phase == OVER] = -1
+        return seat
+
+    def _first_pending(self, idx: Array) -> Array:
+        order = self.order[idx]
+        waiting = np.take_along_axis(self.pending[idx], order, 1)
+        waiting &= np.arange(self.players) < self.n_in[idx, None]
+        seat: Array = order[np.arange(len(idx)), waiting.argmax(axis=1)]
+        return seat
+
+    # --- stepping -----------------------------------------------------------------------
+    def step(self, actions: Array, *, autoreset: bool = False, check: bool = True) -> Array:
+        """Apply one action index per game (ignored for games that are over).
+
+        With ``check`` an illegal index raises :class:`IllegalActionError` before any game
+        changes.  Returns which games ended with this step; with ``autoreset`` those start
+        again at once (see :meth:`reset`), their results kept in ``final_returns``.
+        """
+        actions = np.asarray(actions, dtype=np.int64)
+        live = self.phase != OVER
+        if check:
+            legal = (self.candidates() == actions[:, None]).any(axis=1) & (actions < ACTIONS)
+            legal |= ~live
+            if not legal.all():
+                i = int(np.flatnonzero(~legal)[0])
+                raise IllegalActionError(
+                    f"game {i}: action index {int(actions[i])} is not legal "
+                    f"(legal: {np.flatnonzero(self.legal_mask()[i]).tolist()})"
+                )
+        kind = np.where(live, actions, -1)
+        for code, handler in (
+            (TAKE, self._take), (DRAW, self._draw), (KNOCK, self._knock), (STOP, self._stop),
+        ):  # fmt: skip
+            idx = np.flatnonzero(kind == code)
+            if len(idx):
+                handler(idx)
+        idx = np.flatnonzero((kind == PLAY) | (kind == DECLARE))
+        if len(idx):
+            self._answer(idx, kind[idx] == DECLARE)
+        idx = np.flatnonzero(kind >= DISCARD0)
+        if len(idx):
+            self._discard(idx, kind[idx])
+        ended: Array = live & (self.phase == OVER)
+        if ended.any():
+            done = np.flatnonzero(ended)
+            self.final_returns[done] = 0.0
+            self.final_returns[done, self.winner[done]] = 1.0
+            if autoreset:
+                self.reset(done)
+        return ended
+
+    def _append(self, idx: Array, seat: Array, card: Array) -> None:
+        self.hands[idx, seat, self.hand_len[idx, seat]] = card
+        self.hand_len[idx, seat] += 1
+
+    def _take(self, idx: Array) -> None:
+        top = self.pile_size[idx] - 1
+        card = self.pile[idx, top]
+        self.pile[idx, top] = -1
+        self.pile_size[idx] = top
+        self._append(idx, self.turn[idx], card)
+        self.public[idx, card] = True
+        self.taken[idx] = card
+        self.phase[idx] = DISCARD_PHASE
+
+    def _draw(self, idx: Array) -> None:
+        card = self.stock.draw(self.rng, idx)
+        self._append(idx, self.turn[idx], card)
+        self.phase[idx] = DISCARD_PHASE
+
+    def _knock(self, idx: Array) -> None:
+        self.knocker[idx] = self.turn[idx]
+        self.tally[idx, 0] += 1
+        self._end_turn(idx)
+
+    def _stop(self, idx: Array) -> None:
+        self.tally[idx, 1] += 1
+        self._showdown(idx, ENDED.index("stop"), self.turn[idx])
+
+    def _answer(self, idx: Array, declare: Array) -> None:
+        seat = self._first_pending(idx)
+        self.pending[idx, seat] = False
+        d = idx[declare]
+        if len(d):
+            self.declared[d, seat[declare]] = True
+            hand = self.hands[d, seat[declare], :3]
+            self.public[d[:, None], hand] = True
+        done = ~self.pending[idx].any(axis=1)
+        dealt = done & self.declared[idx].any(axis=1)
+        if dealt.any():
+            self._declared_31(idx[dealt], self.declared[idx[dealt]], dealt=True)
+        self.phase[idx[done & ~dealt]] = TURN
+
+    def _discard(self, idx: Array, action: Array) -> None:
+        declare = action >= DECLARE0
+        card = np.where(declare, action - DECLARE0, action - DISCARD0)
+        seat = self.turn[idx]
+        hand = self.hands[idx, seat]
+        at = (hand == card[:, None]).argmax(axis=1)
+        for j in range(3):
+            hand[:, j] = np.where(j >= at, hand[:, j + 1], hand[:, j])
+        hand[:, 3] = -1
+        self.hands[idx, seat] = hand
+        self.hand_len[idx, seat] = 3
+        self.pile[idx, self.pile_size[idx]] = card
+        self.pile_size[idx] += 1
+        self.taken[idx] = -1
+        self.public[idx, card] = False
+        if not self.manual:
+            declare = declare | is_31(hand[:, 0], hand[:, 1], hand[:, 2])
+        if declare.any():
+            d = idx[declare]
+            seats = np.zeros((len(d), self.players), dtype=bool)
+            seats[np.arange(len(d)), seat[declare]] = True
+            self._declared_31(d, seats, dealt=False)
+        self._end_turn(idx[~declare])
+
+    def _end_turn(self, idx: Array) -> None:
+        if not len(idx):
+            return
+        nxt = self.nxt[idx, self.turn[idx]]
+        self.turns[idx] += 1
+        showdown = nxt == self.knocker[idx]
+        if showdown.any():
+            s = idx[showdown]
+            self._showdown(s, ENDED.index("knock"), np.full(len(s), -1))
+        go = ~showdown
+        self.turn[idx[go]] = nxt[go]
+        self.phase[idx[go]] = TURN
+
+    def _showdown(self, idx: Array, ended: int, stopper: Array) -> None:
+        alive = self.alive[idx]
+        values = value2(self.hands[idx], self.trips)
+        values = np.where(values == 62, 60, values)
+        values = np.where(alive, values, 999)
+        low = values.min(axis=1)
+        lowest = values == low[:, None]
+        many = lowest.sum(axis=1) > 1
+        knocker = self.knocker[idx]
+        rows = np.arange(len(idx))
+        knocked_low = (knocker >= 0) & lowest[rows, np.maximum(knocker, 0)]
+        lost = lowest.astype(np.int64)
+        reason = np.where(many, _REASON[TIED_LOWEST], _REASON[LOWEST])[:, None]
+        reason = np.broadcast_to(reason, lost.shape).copy()
+        saved = knocked_low & many
+        alone = knocked_low & ~many
+        kn = np.maximum(knocker, 0)
+        lost[rows[saved], kn[saved]] = 0
+        reason[saved] = _REASON[TIED_WITH_KNOCKER]
+        lost[rows[alone], kn[alone]] = 2
+        reason[alone] = _REASON[KNOCKER_LOWEST]
+        no = np.zeros_like(alive)
+        self._settle(idx, ended, stopper, no, alive, lost, reason, saved)
+
+    def _declared_31(self, idx: Array, seats: Array, *, dealt: bool) -> None:
+        self.tally[idx, 2] += 1
+        lost = (self.alive[idx] & ~seats).astype(np.int64)
+        reason = np.full(lost.shape, _REASON[DEALT_31 if dealt else DECLARED_31])
+        ended = ENDED.index("dealt_31" if dealt else "31")
+        none = np.full(len(idx), -1)
+        self._settle(idx, ended, none, seats, seats, lost, reason, np.zeros(len(idx), dtype=bool))
+
+    def _settle(
+        self, idx: Array, ended: int, stopper: Array, declared: Array, shown: Array,
+        lost: Array, reason: Array, saved: Array,
+    ) -> None:  # fmt: skip
+        before = self.lives[idx]
+        after = np.maximum(before - lost, 0)
+        gone: Array = np.any((lost > 0) & (before <= lost), axis=1)
+        still_in: Array = np.any((after > 0) & self.alive[idx], axis=1)
+        void = gone & ~still_in
+        self.tally[idx, 3] += void
+        after = np.where(void[:, None], before, after)
+        self.lives[idx] = after
+        self.last_hand[idx] = self.hand_no[idx]
+        self.last_ended[idx] = ended
+        self.last_knocker[idx] = self.knocker[idx]
+        self.last_stopper[idx] = stopper
+        self.last_declared[idx] = declared
+        self.last_shown[idx] = shown
+        self.last_order[idx] = self.order[idx]
+        self.last_n_in[idx] = self.n_in[idx]
+        self.last_hands[idx] = self.hands[idx, :, :3]
+        self.last_lost[idx] = lost
+        self.last_reason[idx] = reason
+        self.last_saved[idx] = saved
+        self.last_void[idx] = void
+        self.last_before[idx] = before
+        self.last_after[idx] = after
+        out = gone & ~void
+        over = np.zeros(len(idx), dtype=bool)
+        if out.any():
+            o = idx[out]
+            newly = self.alive[o] & (self.lives[o] == 0)
+            self.alive[o] &= ~newly
+            self.elim_hand[o] = np.where(newly, self.hand_no[o, None], self.elim_hand[o])
+            self._relink(o)
+            over[out] = self.alive[o].sum(axis=1) == 1
+        if over.any():
+            o = idx[over]
+            self.winner[o] = self.alive[o].argmax(axis=1)
+            self.phase[o] = OVER
+        rest = ~over
+        if rest.any():
+            self._start_hand(idx[rest], void[rest])
+
+    def _next_alive(self, idx: Array, seat: Array) -> Array:
+        """The first seat after each ``seat`` (round the table) still in the game."""
+        p = self.players
+        cand = (seat[:, None] + np.arange(1, p + 1)) % p
+        alive = np.take_along_axis(self.alive[idx], cand, 1)
+        seat_after: Array = cand[np.arange(len(idx)), alive.argmax(axis=1)]
+        return seat_after
+
+    def _relink(self, idx: Array) -> None:
+        p = self.players
+        for seat in range(p):
+            alive = self.alive[idx, seat]
+            nxt = self._next_alive(idx, np.full(len(idx), seat))
+            self.nxt[idx, seat] = np.where(alive, nxt, self.nxt[idx, seat])
+
+    def _start_hand(self, idx: Array, same_dealer: Array) -> None:
+        p = self.players
+        move = ~same_dealer
+        if move.any():
+            self.dealer[idx[move]] = self._next_alive(idx[move], self.dealer[idx[move]])
+        self.hand_no[idx] += 1
+        stock = self.stock
+        stacks = self.stacks
+        fill = (stacks.at[idx] < stacks.count[idx]) | (stock.length[idx] != 52)
+        f = idx[fill]
+        if len(f):
+            stock.fill(f, np.broadcast_to(_FULL, (len(f), 52)), np.full(len(f), 52), stacks)
+        g = idx[~fill]
+        stock.size[g] = 52
+        stock.ordered[g] = 0
+        alive = self.alive[idx]
+        key = np.where(alive, (np.arange(p) - self.dealer[idx, None] - 1) % p, p + np.arange(p))
+        order = np.argsort(key, axis=1)
+        self.order[idx] = order
+        n_in = alive.sum(axis=1)
+        self.n_in[idx] = n_in
+        self.hands[idx] = -1
+        self.hand_len[idx] = 0
+        for r in range(3):
+            for j in range(p):
+                sub = np.flatnonzero(j < n_in)
+                games = idx[sub]
+                seat = order[sub, j]
+                self.hands[games, seat, r] = stock.draw(self.rng, games)
+                self.hand_len[games, seat] = r + 1
+        self.pile[idx] = -1
+        self.pile[idx, 0] = stock.draw(self.rng, idx)
+        self.pile_size[idx] = 1
+        self.public[idx] = False
+        self.turn[idx] = order[:, 0]
+        self.turns_before[idx] = self.turns[idx]
+        self.taken[idx] = -1
+        self.knocker[idx] = -1
+        self.declared[idx] = False
+        self.phase[idx] = TURN
+        hands = self.hands[idx]
+        dealt = alive & is_31(hands[:, :, 0], hands[:, :, 1], hands[:, :, 2])
+        if self.manual:
+            self.phase[idx] = CHECK
+            self.pending[idx] = alive
+        else:
+            any31 = dealt.any(axis=1)
+            d = idx[any31]
+            self.phase[d] = CHECK
+            self.pending[d] = dealt[any31]
+            rows, seats = np.nonzero(dealt)
+            self.public[idx[rows][:, None], hands[rows, seats, :3]] = True
+
+    # --- the scalar views -------------------------------------------------------------
+    def action(self, i: int, index: int) -> Action:
+        """The scalar action of an index (the same in every game ``i``)."""
+        if index < DISCARD0:
+            return (_KINDS[index],)
+        if index < DECLARE0:
+            return ("discard", index - DISCARD0, False)
+        return ("discard", index - DECLARE0, True)
+
+    def index(self, i: int, action: Action) -> int:
+        """The index of a scalar action (inverse of :meth:`action`)."""
+        if action[0] == "discard":
+            return int(action[1]) + (DECLARE0 if action[2] else DISCARD0)
+        return _KINDS.index(str(action[0]))
+
+    def _seq(self, i: int, order: Array, n_in: int, mask: Array) -> list[int]:
+        return [int(s) for s in order[:n_in] if mask[s]]
+
+    def hand(self, i: int, seat: int) -> list[int]:
+        return [int(c) for c in self.hands[i, seat, : self.hand_len[i, seat]]]
+
+    def settlement(self, i: int) -> Settlement | None:
+        if not self.last_hand[i]:
+            return None
+        order, n_in = self.last_order[i], int(self.last_n_in[i])
+        hands = [[int(c) for c in h] for h in self.last_hands[i]]
+        losses = [
+            (s, int(self.last_lost[i, s]), REASONS[self.last_reason[i, s]])
+            for s in self._seq(i, order, n_in, self.last_lost[i] > 0)
+        ]
+        knocker = int(self.last_knocker[i])
+        return Settlement(
+            int(self.last_hand[i]), ENDED[self.last_ended[i]], knocker,
+            int(self.last_stopper[i]), self._seq(i, order, n_in, self.last_declared[i]),
+            self._seq(i, order, n_in, self.last_shown[i]), hands, losses,
+            [knocker] if self.last_saved[i] else [], bool(self.last_void[i]),
+            [int(x) for x in self.last_before[i]], [int(x) for x in self.last_after[i]],
+            self.trips,
+        )  # fmt: skip
+
+    def results(self, i: int) -> Results | None:
+        """Game ``i``'s results, as the scalar ``results()``."""
+        if self.phase[i] != OVER:
+            return None
+        winner = int(self.winner[i])
+        by_hand: dict[int, list[int]] = {}
+        for seat in range(self.players):
+            if seat != winner:
+                by_hand.setdefault(int(self.elim_hand[i, seat]), []).append(seat)
+        ranking = ((winner,), *(tuple(by_hand[h]) for h in sorted(by_hand, reverse=True)))
+        return Results((winner,), tuple(float(x) for x in self.lives[i]), ranking)
+
+    def state(self, i: int) -> ThirtyOneState:
+        """Game ``i`` as a scalar state (for views; its history is empty)."""
+        game = self.game
+        st = ThirtyOneState.__new__(ThirtyOneState)
+        st._init_base(game, {"seed": self.episode_seed(i), "decks": None, "setup": {}})
+        p = self.players
+        order, n_in = self.order[i], int(self.n_in[i])
+        st.rng = _RngView(int(self.rng[i]))  # type: ignore[assignment]
+        st.stacks = self.stacks.remaining(i)
+        st.lives = [int(x) for x in self.lives[i]]
+        st.elim_hand = [int(x) for x in self.elim_hand[i]]
+        st.alive = [bool(x) for x in self.alive[i]]
+        st.seats_in = [s for s in range(p) if st.alive[s]]
+        st.nxt = [int(x) for x in self.nxt[i]]
+        st.orders = {}
+        st.manual = self.manual
+        st.counts = [0.0] * p
+        st.hands = [self.hand(i, s) for s in range(p)]
+        st.stock = _stock_view(self.stock, i)
+        st.pile = [int(c) for c in self.pile[i, : self.pile_size[i]]]
+        st.public = {int(c) for c in np.flatnonzero(self.public[i])}
+        st.pending = self._seq(i, order, n_in, self.pending[i])
+        st.declared = self._seq(i, order, n_in, self.declared[i])
+        st.hand_no = int(self.hand_no[i])
+        st.turns = int(self.turns[i])
+        st.turns_before = int(self.turns_before[i])
+        st.turn = int(self.turn[i])
+        st.phase = int(self.phase[i])
+        st.taken = int(self.taken[i])
+        st.knocker = int(self.knocker[i])
+        st.knocks, st.stops, st.thirty_ones, st.voids = (int(x) for x in self.tally[i])
+        st.last = self.settlement(i)
+        st.result = self.results(i)
+        st.dealer = int(self.dealer[i])
+        return st
+
+    def observation(self, i: int, seat: int | None) -> dict[str, Any]:
+        """Game ``i`` as ``seat`` sees it (None: a spectator): the scalar observation."""
+        state = self.state(i)
+        return state.observation(seat) if seat is not None else state.public_observation()
+
+    def dump(self, i: int) -> dict[str, Any]:
+        """The scalar ``dump()`` of game ``i``, less its history (the batch keeps none)."""
+        out = self.state(i).dump()
+        del out["history"]
+        return out
+
+
+class _RngView:
+    """Just the ``state`` a scalar dump reads."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: int) -> None:
+        self.state = state
+
+
+def _stock_view(stocks: Stocks, i: int) -> Any:
+    from tripletopper.engine import Stock
+
+    stock = Stock()
+    stock.cards = stocks.array(i)
+    stock.size = int(stocks.size[i])
+    stock.ordered = int(stocks.ordered[i])
+    return stock
