@@ -8,5 +8,6 @@ own generator, so that game ``i`` is the scalar game with the same seed and acti
 """
 
 from tripletopper.batched.thirty_one import ThirtyOneBatch
+from tripletopper.batched.toe import ToeBatch
 
-__all__ = ["ThirtyOneBatch"]
+__all__ = ["ThirtyOneBatch", "ToeBatch"]

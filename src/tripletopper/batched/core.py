@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tripletopper.engine.rng import _INC, _MULT
+from tripletopper.engine.stock import Stock
 
 Array = npt.NDArray[Any]
 
@@ -116,6 +117,14 @@ class Stocks:
 
     def array(self, i: int) -> list[int]:
         return [int(c) for c in self.cards[i, : self.length[i]]]
+
+    def view(self, i: int) -> Stock:
+        """Game ``i``'s stock as a scalar ``Stock`` (for the scalar views)."""
+        stock = Stock()
+        stock.cards = self.array(i)
+        stock.size = int(self.size[i])
+        stock.ordered = int(self.ordered[i])
+        return stock
 
     def nbytes(self) -> int:
         return self.cards.nbytes + self.size.nbytes + self.length.nbytes + self.ordered.nbytes

@@ -28,7 +28,7 @@ import numpy as np
 from tripletopper.batched.core import Array, Stacks, Stocks, derive_seed, seed_states
 from tripletopper.cards.deck import Card
 from tripletopper.cards.standard import STANDARD
-from tripletopper.engine import Action, Results
+from tripletopper.engine import Action, Results, Rng
 from tripletopper.errors import IllegalActionError
 from tripletopper.games.thirty_one.rules import (
     CHECK,
@@ -595,7 +595,8 @@ class ThirtyOneBatch:
         st._init_base(game, {"seed": self.episode_seed(i), "decks": None, "setup": {}})
         p = self.players
         order, n_in = self.order[i], int(self.n_in[i])
-        st.rng = _RngView(int(self.rng[i]))  # type: ignore[assignment]
+        st.rng = Rng(0)
+        st.rng.state = int(self.rng[i])
         st.stacks = self.stacks.remaining(i)
         st.lives = [int(x) for x in self.lives[i]]
         st.elim_hand = [int(x) for x in self.elim_hand[i]]
@@ -606,7 +607,7 @@ class ThirtyOneBatch:
         st.manual = self.manual
         st.counts = [0.0] * p
         st.hands = [self.hand(i, s) for s in range(p)]
-        st.stock = _stock_view(self.stock, i)
+        st.stock = self.stock.view(i)
         st.pile = [int(c) for c in self.pile[i, : self.pile_size[i]]]
         st.public = {int(c) for c in np.flatnonzero(self.public[i])}
         st.pending = self._seq(i, order, n_in, self.pending[i])
@@ -634,22 +635,3 @@ class ThirtyOneBatch:
         out = self.state(i).dump()
         del out["history"]
         return out
-
-
-class _RngView:
-    """Just the ``state`` a scalar dump reads."""
-
-    __slots__ = ("state",)
-
-    def __init__(self, state: int) -> None:
-        self.state = state
-
-
-def _stock_view(stocks: Stocks, i: int) -> Any:
-    from tripletopper.engine import Stock
-
-    stock = Stock()
-    stock.cards = stocks.array(i)
-    stock.size = int(stocks.size[i])
-    stock.ordered = int(stocks.ordered[i])
-    return stock
