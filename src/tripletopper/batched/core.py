@@ -63,6 +63,8 @@ class Stocks:
         self.length = np.zeros(n, dtype=np.int64)
         """How many cards the array holds (the scalar ``len(stock.cards)``)."""
         self.ordered = np.zeros(n, dtype=np.int64)
+        self.stacked = False
+        """Whether some game has stacked cards left on top (else draws skip that case)."""
 
     def fill(self, idx: Array, pool: Array, count: Array, stacks: Stacks | None) -> None:
         """``Stock.fill(pool[:count], next stacked order)`` for the games ``idx``.
@@ -95,22 +97,61 @@ class Stocks:
         self.size[idx] = count
         self.length[idx] = count
         self.ordered[idx] = ordered
+        self.stacked = bool(self.ordered.any())
 
     def draw(self, rng: Array, idx: Array) -> Array:
         """``Stock.draw(rng)`` for the games ``idx`` (each with a card left)."""
         n = self.size[idx] - 1
         self.size[idx] = n
-        stacked = self.ordered[idx] > 0
-        self.ordered[idx] -= stacked
         s = rng[idx]
         moved = s * _M + _I
-        rng[idx] = np.where(stacked, s, moved)
-        i = np.where(stacked, n, ((moved >> _S32) * (n + 1).astype(U64)) >> _S32).astype(np.int64)
-        cards = self.cards
-        card = cards[idx, i]
-        cards[idx, i] = cards[idx, n]
-        cards[idx, n] = card
+        i = (((moved >> _S32) * (n + 1).astype(U64)) >> _S32).astype(np.int64)
+        if self.stacked:  # some game still has stacked cards on top: those come first
+            stacked = self.ordered[idx] > 0
+            self.ordered[idx] -= stacked
+            moved = np.where(stacked, s, moved)
+            i = np.where(stacked, n, i)
+            self.stacked = bool(self.ordered.any())
+        rng[idx] = moved
+        # Flat indices: much faster than two-dimensional fancy indexing.
+        flat = self.cards.reshape(-1)
+        base = idx * self.cards.shape[1]
+        at, last = base + i, base + n
+        card = flat[at]
+        flat[at] = flat[last]
+        flat[last] = card
         return card
+
+    def deal(self, rng: Array, idx: Array, count: int) -> Array:
+        """``count`` draws for each game of ``idx`` (``len(idx) x count`` cards), on a
+        copy of those games' rows: the deal of a new hand, many draws in a row."""
+        rows = np.arange(len(idx))
+        cards = self.cards[idx]
+        size = self.size[idx]
+        ordered = self.ordered[idx]
+        s = rng[idx]
+        out = np.empty((len(idx), count), dtype=cards.dtype)
+        stacked_any = bool(ordered.any())
+        for k in range(count):
+            size -= 1
+            moved = s * _M + _I
+            i = (((moved >> _S32) * (size + 1).astype(U64)) >> _S32).astype(np.int64)
+            if stacked_any:
+                stacked = ordered > 0
+                ordered -= stacked
+                moved = np.where(stacked, s, moved)
+                i = np.where(stacked, size, i)
+            s = moved
+            card = cards[rows, i]
+            cards[rows, i] = cards[rows, size]
+            cards[rows, size] = card
+            out[:, k] = card
+        self.cards[idx] = cards
+        self.size[idx] = size
+        self.ordered[idx] = ordered
+        rng[idx] = s
+        self.stacked = bool(self.ordered.any())
+        return out
 
     def contents(self, i: int) -> list[int]:
         return [int(c) for c in self.cards[i, : self.size[i]]]

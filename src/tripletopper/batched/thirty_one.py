@@ -138,9 +138,7 @@ class ThirtyOneBatch:
         self.last_knocker = np.zeros(n, dtype=np.int64)
         self.last_stopper = np.zeros(n, dtype=np.int64)
         self.last_declared = np.zeros((n, p), dtype=bool)
-        self.last_shown = np.zeros((n, p), dtype=bool)
-        self.last_order = np.zeros((n, p), dtype=np.int64)
-        self.last_n_in = np.zeros(n, dtype=np.int64)
+        self.last_dealer = np.zeros(n, dtype=np.int64)
         self.last_hands = np.zeros((n, p, 3), dtype=np.int16)
         self.last_lost = np.zeros((n, p), dtype=np.int64)
         self.last_reason = np.zeros((n, p), dtype=np.int64)
@@ -232,14 +230,19 @@ class ThirtyOneBatch:
                 out[check, 0] = DECLARE
         disc = np.flatnonzero(phase == DISCARD_PHASE)
         if len(disc):
-            hand = self.hands[disc, self.turn[disc]].astype(np.int64)
+            hand = self.hands.reshape(-1, 4)[disc * self.players + self.turn[disc]]
+            hand = hand.astype(np.int64)
             keep = hand != self.taken[disc, None]
-            out[disc, :4] = np.where(keep, hand + DISCARD0, ACTIONS)
+            discards = np.where(keep, hand + DISCARD0, ACTIONS)
             if self.manual:
                 a, b, c, d = hand[:, 0], hand[:, 1], hand[:, 2], hand[:, 3]
-                for k, (card, x, y) in enumerate(((a, b, c), (b, a, c), (c, a, b))):
-                    out[disc, 4 + k] = np.where(is_31(x, y, d), card + DECLARE0, ACTIONS)
-            out[disc] = np.sort(out[disc], axis=1)
+                declares = [
+                    np.where(is_31(x, y, d), card + DECLARE0, ACTIONS)
+                    for card, x, y in ((a, b, c), (b, a, c), (c, a, b))
+                ]
+                out[disc] = np.sort(np.column_stack([discards, *declares]), axis=1)
+            else:
+                out[disc, :4] = np.sort(discards, axis=1)
         return out
 
     def legal_mask(self) -> Array:
@@ -313,17 +316,23 @@ class ThirtyOneBatch:
                 self.reset(done)
         return ended
 
+    # The hot paths index flattened arrays (one index per game): much faster than
+    # NumPy's multi-dimensional fancy indexing.
     def _append(self, idx: Array, seat: Array, card: Array) -> None:
-        self.hands[idx, seat, self.hand_len[idx, seat]] = card
-        self.hand_len[idx, seat] += 1
+        row = idx * self.players + seat
+        lengths = self.hand_len.reshape(-1)
+        at = lengths[row]
+        self.hands.reshape(-1)[row * 4 + at] = card
+        lengths[row] = at + 1
 
     def _take(self, idx: Array) -> None:
         top = self.pile_size[idx] - 1
-        card = self.pile[idx, top]
-        self.pile[idx, top] = -1
+        pile = self.pile.reshape(-1)
+        card = pile[idx * 52 + top]
+        pile[idx * 52 + top] = -1
         self.pile_size[idx] = top
         self._append(idx, self.turn[idx], card)
-        self.public[idx, card] = True
+        self.public.reshape(-1)[idx * 52 + card] = True
         self.taken[idx] = card
         self.phase[idx] = DISCARD_PHASE
 
@@ -359,17 +368,20 @@ class ThirtyOneBatch:
         declare = action >= DECLARE0
         card = np.where(declare, action - DECLARE0, action - DISCARD0)
         seat = self.turn[idx]
-        hand = self.hands[idx, seat]
+        row = idx * self.players + seat
+        hands = self.hands.reshape(-1, 4)
+        hand = hands[row]
         at = (hand == card[:, None]).argmax(axis=1)
         for j in range(3):
             hand[:, j] = np.where(j >= at, hand[:, j + 1], hand[:, j])
         hand[:, 3] = -1
-        self.hands[idx, seat] = hand
-        self.hand_len[idx, seat] = 3
-        self.pile[idx, self.pile_size[idx]] = card
-        self.pile_size[idx] += 1
+        hands[row] = hand
+        self.hand_len.reshape(-1)[row] = 3
+        size = self.pile_size[idx]
+        self.pile.reshape(-1)[idx * 52 + size] = card
+        self.pile_size[idx] = size + 1
         self.taken[idx] = -1
-        self.public[idx, card] = False
+        self.public.reshape(-1)[idx * 52 + card] = False
         if not self.manual:
             declare = declare | is_31(hand[:, 0], hand[:, 1], hand[:, 2])
         if declare.any():
@@ -414,7 +426,7 @@ class ThirtyOneBatch:
         lost[rows[alone], kn[alone]] = 2
         reason[alone] = _REASON[KNOCKER_LOWEST]
         no = np.zeros_like(alive)
-        self._settle(idx, ended, stopper, no, alive, lost, reason, saved)
+        self._settle(idx, ended, stopper, no, lost, reason, saved)
 
     def _declared_31(self, idx: Array, seats: Array, *, dealt: bool) -> None:
         self.tally[idx, 2] += 1
@@ -422,11 +434,11 @@ class ThirtyOneBatch:
         reason = np.full(lost.shape, _REASON[DEALT_31 if dealt else DECLARED_31])
         ended = ENDED.index("dealt_31" if dealt else "31")
         none = np.full(len(idx), -1)
-        self._settle(idx, ended, none, seats, seats, lost, reason, np.zeros(len(idx), dtype=bool))
+        self._settle(idx, ended, none, seats, lost, reason, np.zeros(len(idx), dtype=bool))
 
     def _settle(
-        self, idx: Array, ended: int, stopper: Array, declared: Array, shown: Array,
-        lost: Array, reason: Array, saved: Array,
+        self, idx: Array, ended: int, stopper: Array, declared: Array, lost: Array,
+        reason: Array, saved: Array,
     ) -> None:  # fmt: skip
         before = self.lives[idx]
         after = np.maximum(before - lost, 0)
@@ -441,9 +453,7 @@ class ThirtyOneBatch:
         self.last_knocker[idx] = self.knocker[idx]
         self.last_stopper[idx] = stopper
         self.last_declared[idx] = declared
-        self.last_shown[idx] = shown
-        self.last_order[idx] = self.order[idx]
-        self.last_n_in[idx] = self.n_in[idx]
+        self.last_dealer[idx] = self.dealer[idx]
         self.last_hands[idx] = self.hands[idx, :, :3]
         self.last_lost[idx] = lost
         self.last_reason[idx] = reason
@@ -505,17 +515,16 @@ class ThirtyOneBatch:
         n_in = alive.sum(axis=1)
         self.n_in[idx] = n_in
         self.hands[idx] = -1
-        self.hand_len[idx] = 0
-        for r in range(3):
-            for j in range(p):
-                sub = np.flatnonzero(j < n_in)
-                games = idx[sub]
-                seat = order[sub, j]
-                self.hands[games, seat, r] = stock.draw(self.rng, games)
-                self.hand_len[games, seat] = r + 1
+        self.hand_len[idx] = np.where(alive, 3, 0)
         self.pile[idx] = -1
-        self.pile[idx, 0] = stock.draw(self.rng, idx)
         self.pile_size[idx] = 1
+        for count in np.unique(n_in):  # one card at a time round the table, then the pile's
+            sub = np.flatnonzero(n_in == count)
+            games = idx[sub]
+            cards = stock.deal(self.rng, games, 3 * count + 1)
+            for j in range(count):
+                self.hands[games, order[sub, j], :3] = cards[:, j : 3 * count : count]
+            self.pile[games, 0] = cards[:, 3 * count]
         self.public[idx] = False
         self.turn[idx] = order[:, 0]
         self.turns_before[idx] = self.turns[idx]
@@ -560,7 +569,14 @@ class ThirtyOneBatch:
     def settlement(self, i: int) -> Settlement | None:
         if not self.last_hand[i]:
             return None
-        order, n_in = self.last_order[i], int(self.last_n_in[i])
+        # The seats of that hand from its dealer's left: those with lives before it.
+        p = self.players
+        dealer = int(self.last_dealer[i])
+        seats = [(dealer + k) % p for k in range(1, p + 1)]
+        order = np.array([s for s in seats if self.last_before[i, s] > 0])
+        n_in = len(order)
+        showdown = ENDED[self.last_ended[i]] in ("knock", "stop")
+        shown = self.last_before[i] > 0 if showdown else self.last_declared[i]
         hands = [[int(c) for c in h] for h in self.last_hands[i]]
         losses = [
             (s, int(self.last_lost[i, s]), REASONS[self.last_reason[i, s]])
@@ -570,7 +586,7 @@ class ThirtyOneBatch:
         return Settlement(
             int(self.last_hand[i]), ENDED[self.last_ended[i]], knocker,
             int(self.last_stopper[i]), self._seq(i, order, n_in, self.last_declared[i]),
-            self._seq(i, order, n_in, self.last_shown[i]), hands, losses,
+            self._seq(i, order, n_in, shown), hands, losses,
             [knocker] if self.last_saved[i] else [], bool(self.last_void[i]),
             [int(x) for x in self.last_before[i]], [int(x) for x in self.last_after[i]],
             self.trips,

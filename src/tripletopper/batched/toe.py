@@ -176,9 +176,11 @@ class ToeBatch:
 
     # --- legal actions ------------------------------------------------------------------
     def _sorted_hand(self, idx: Array) -> Array:
-        hand = self.hands[idx, self.turn[idx]].astype(np.int64)
-        hand = np.where(hand < 0, _DECK, hand)
-        ordered: Array = np.sort(hand, axis=1)
+        hand = self.hands.reshape(-1, 4)[idx * 2 + self.turn[idx]]
+        cols = [np.where(hand[:, j] < 0, _DECK, hand[:, j]) for j in range(4)]
+        for j, k in ((0, 1), (2, 3), (0, 2), (1, 3), (1, 2)):  # a sorting network of 4
+            cols[j], cols[k] = np.minimum(cols[j], cols[k]), np.maximum(cols[j], cols[k])
+        ordered: Array = np.column_stack(cols)
         return ordered
 
     def _free_fits(self, idx: Array) -> tuple[Array, Array]:
@@ -268,18 +270,25 @@ class ToeBatch:
                 self.reset(done)
         return ended
 
+    # The hot paths index flattened arrays (one index per game): much faster than
+    # NumPy's multi-dimensional fancy indexing.
     def _append(self, idx: Array, seat: Array, card: Array) -> None:
-        self.hands[idx, seat, self.hand_len[idx, seat]] = card
-        self.hand_len[idx, seat] += 1
+        row = idx * 2 + seat
+        lengths = self.hand_len.reshape(-1)
+        at = lengths[row]
+        self.hands.reshape(-1)[row * 4 + at] = card
+        lengths[row] = at + 1
 
     def _remove(self, idx: Array, seat: Array, card: Array) -> None:
-        hand = self.hands[idx, seat]
+        row = idx * 2 + seat
+        hands = self.hands.reshape(-1, 4)
+        hand = hands[row]
         at = (hand == card[:, None]).argmax(axis=1)
         for j in range(3):
             hand[:, j] = np.where(j >= at, hand[:, j + 1], hand[:, j])
         hand[:, 3] = -1
-        self.hands[idx, seat] = hand
-        self.hand_len[idx, seat] -= 1
+        hands[row] = hand
+        self.hand_len.reshape(-1)[row] -= 1
 
     def _draw_card(self, idx: Array) -> Array:
         empty = self.stock.size[idx] == 0
@@ -325,15 +334,19 @@ class ToeBatch:
         third = np.where(three, hand[:, 2], -1)
         thrown = np.stack([first, second, third], axis=1)
         kept = np.where(action == 1, hand[:, 2], np.where(action == 2, hand[:, 1], hand[:, 0]))
-        self.hands[idx, seat] = -1
-        self.hands[idx, seat, 0] = np.where(three, -1, kept)
-        self.hand_len[idx, seat] = np.where(three, 0, 1)
+        row = idx * 2 + seat
+        left = np.full((len(idx), 4), -1, dtype=self.hands.dtype)
+        left[:, 0] = np.where(three, -1, kept)
+        self.hands.reshape(-1, 4)[row] = left
+        self.hand_len.reshape(-1)[row] = np.where(three, 0, 1)
         count = np.where(three, 3, 2)
-        at = self.discard_len[idx, seat]
+        lengths = self.discard_len.reshape(-1)
+        at = lengths[row]
+        discards = self.discards.reshape(-1)
         for k in range(3):
             sub = rows[k < count]
-            self.discards[idx[sub], seat[sub], at[sub] + k] = thrown[sub, k]
-        self.discard_len[idx, seat] += count
+            discards[row[sub] * _DECK + at[sub] + k] = thrown[sub, k]
+        lengths[row] = at + count
         for k in range(3):
             sub = rows[k < count]
             card = self._draw_card(idx[sub])
@@ -346,21 +359,24 @@ class ToeBatch:
         seat = self.turn[idx]
         card = self._sorted_hand(idx)[np.arange(len(idx)), slot]
         self._remove(idx, seat, card)
-        self.played[idx, self.played_len[idx]] = card
-        self.played_len[idx] += 1
+        played = self.played_len[idx]
+        self.played.reshape(-1)[idx * _DECK + played] = card
+        self.played_len[idx] = played + 1
         self.drawn[idx] = -1
         wasted = cell == WASTED
         self.wasted[idx[wasted]] += 1
         mark = ~wasted
         m, c, s = idx[mark], cell[mark], seat[mark]
-        self.board[m, c] = s
+        self.board.reshape(-1)[m * CELLS + c] = s
         self.free[m] -= 1
         self.free_bits[m] &= ~(_ONE << c.astype(np.uint64))
-        self.marks[m, s] += 1
+        self.marks.reshape(-1)[m * 2 + s] += 1
         self.last[m] = np.stack([c, card[mark], s], axis=1)
         lines = _THROUGH[c]
-        counts = self.counts[m[:, None], s[:, None], lines] + 1
-        self.counts[m[:, None], s[:, None], lines] = counts
+        flat = ((m * 2 + s) * (_NO_LINE + 1))[:, None] + lines
+        all_counts = self.counts.reshape(-1)
+        counts = all_counts[flat] + 1
+        all_counts[flat] = counts
         hit = (counts == 4) & (lines < _NO_LINE)
         won = hit.any(axis=1)
         last_hit = 6 - hit[:, ::-1].argmax(axis=1)
