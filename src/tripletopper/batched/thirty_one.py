@@ -133,22 +133,15 @@ class ThirtyOneBatch:
         self.tally = np.zeros((n, 4), dtype=np.int64)
         """knocks, stops, thirty-ones and void hands (the scalar dump's ``counts``)."""
         # The last settlement (the scalar ``Settlement``), for observations.
-        self.last_hand = np.zeros(n, dtype=np.int64)
-        self.last_ended = np.zeros(n, dtype=np.int64)
-        self.last_knocker = np.zeros(n, dtype=np.int64)
-        self.last_stopper = np.zeros(n, dtype=np.int64)
-        self.last_declared = np.zeros((n, p), dtype=bool)
-        self.last_dealer = np.zeros(n, dtype=np.int64)
-        self.last_hands = np.zeros((n, p, 3), dtype=np.int16)
-        self.last_lost = np.zeros((n, p), dtype=np.int64)
-        self.last_reason = np.zeros((n, p), dtype=np.int64)
-        self.last_saved = np.zeros(n, dtype=bool)
-        self.last_void = np.zeros(n, dtype=bool)
-        self.last_before = np.zeros((n, p), dtype=np.int64)
-        self.last_after = np.zeros((n, p), dtype=np.int64)
+        self.last = np.zeros((n, 7 + 8 * p), dtype=np.int32)
+        """The last settlement (the scalar ``Settlement``) as one record per game: hand
+        number, how it ended, knocker, stopper, dealer, knocker saved, void, then per seat:
+        declared, the three cards, lives lost, the reason, lives before and after."""
         self.winner = np.full(n, -1, dtype=np.int64)
         self.final_returns = np.zeros((n, p), dtype=np.float32)
         """1 for the winner of each game's last finished episode (kept across a reset)."""
+        self._deals: list[tuple[Array, Array]] = []
+        """Games whose hand was settled this step, to be dealt again all at once."""
         self._new_games(np.arange(n), seed_states(self.seeds))
 
     # --- the batch --------------------------------------------------------------------
@@ -169,7 +162,7 @@ class ThirtyOneBatch:
         self.taken[idx] = -1
         self.knocker[idx] = -1
         self.winner[idx] = -1
-        self.last_hand[idx] = 0
+        self.last[idx, 0] = 0
         self.pile_size[idx] = 0
         self.public[idx] = False
         if self.setup_dealer is None:
@@ -210,7 +203,7 @@ class ThirtyOneBatch:
         """Each game's legal action indices in increasing order, padded with ``ACTIONS``
         (an ``N x 7`` array: no game has more than seven legal actions)."""
         n = self.n
-        out = np.full((n, _WIDTH), ACTIONS, dtype=np.int64)
+        out = np.full((n, _WIDTH), ACTIONS, dtype=np.int16)
         phase = self.phase
         turn = np.flatnonzero(phase == TURN)
         if len(turn):
@@ -307,6 +300,7 @@ class ThirtyOneBatch:
         idx = np.flatnonzero(kind >= DISCARD0)
         if len(idx):
             self._discard(idx, kind[idx])
+        self._deal_settled()
         ended: Array = live & (self.phase == OVER)
         if ended.any():
             done = np.flatnonzero(ended)
@@ -448,19 +442,14 @@ class ThirtyOneBatch:
         self.tally[idx, 3] += void
         after = np.where(void[:, None], before, after)
         self.lives[idx] = after
-        self.last_hand[idx] = self.hand_no[idx]
-        self.last_ended[idx] = ended
-        self.last_knocker[idx] = self.knocker[idx]
-        self.last_stopper[idx] = stopper
-        self.last_declared[idx] = declared
-        self.last_dealer[idx] = self.dealer[idx]
-        self.last_hands[idx] = self.hands[idx, :, :3]
-        self.last_lost[idx] = lost
-        self.last_reason[idx] = reason
-        self.last_saved[idx] = saved
-        self.last_void[idx] = void
-        self.last_before[idx] = before
-        self.last_after[idx] = after
+        k = len(idx)
+        self.last[idx] = np.column_stack(
+            [
+                self.hand_no[idx], np.full(k, ended), self.knocker[idx], stopper,
+                self.dealer[idx], saved, void, declared,
+                self.hands[idx, :, :3].reshape(k, -1), lost, reason, before, after,
+            ]
+        )  # fmt: skip
         out = gone & ~void
         over = np.zeros(len(idx), dtype=bool)
         if out.any():
@@ -476,7 +465,14 @@ class ThirtyOneBatch:
             self.phase[o] = OVER
         rest = ~over
         if rest.any():
-            self._start_hand(idx[rest], void[rest])
+            self._deals.append((idx[rest], void[rest]))
+
+    def _deal_settled(self) -> None:
+        """Deal the next hand of every game settled in this step (in one go: cheaper)."""
+        if self._deals:
+            games, same_dealer = zip(*self._deals, strict=True)
+            self._deals = []
+            self._start_hand(np.concatenate(games), np.concatenate(same_dealer))
 
     def _next_alive(self, idx: Array, seat: Array) -> Array:
         """The first seat after each ``seat`` (round the table) still in the game."""
@@ -567,29 +563,25 @@ class ThirtyOneBatch:
         return [int(c) for c in self.hands[i, seat, : self.hand_len[i, seat]]]
 
     def settlement(self, i: int) -> Settlement | None:
-        if not self.last_hand[i]:
-            return None
-        # The seats of that hand from its dealer's left: those with lives before it.
         p = self.players
-        dealer = int(self.last_dealer[i])
-        seats = [(dealer + k) % p for k in range(1, p + 1)]
-        order = np.array([s for s in seats if self.last_before[i, s] > 0])
-        n_in = len(order)
-        showdown = ENDED[self.last_ended[i]] in ("knock", "stop")
-        shown = self.last_before[i] > 0 if showdown else self.last_declared[i]
-        hands = [[int(c) for c in h] for h in self.last_hands[i]]
-        losses = [
-            (s, int(self.last_lost[i, s]), REASONS[self.last_reason[i, s]])
-            for s in self._seq(i, order, n_in, self.last_lost[i] > 0)
-        ]
-        knocker = int(self.last_knocker[i])
+        record = [int(v) for v in self.last[i]]
+        hand_no, ended, knocker, stopper, dealer, saved, void = record[:7]
+        if not hand_no:
+            return None
+        declared, cards, lost, reason, before, after = (
+            record[7 + p * a : 7 + p * b]
+            for a, b in ((0, 1), (1, 4), (4, 5), (5, 6), (6, 7), (7, 8))
+        )
+        # The seats of that hand from its dealer's left: those with lives before it.
+        order = [(dealer + k) % p for k in range(1, p + 1)]
+        order = [s for s in order if before[s] > 0]
+        showdown = ENDED[ended] in ("knock", "stop")
         return Settlement(
-            int(self.last_hand[i]), ENDED[self.last_ended[i]], knocker,
-            int(self.last_stopper[i]), self._seq(i, order, n_in, self.last_declared[i]),
-            self._seq(i, order, n_in, shown), hands, losses,
-            [knocker] if self.last_saved[i] else [], bool(self.last_void[i]),
-            [int(x) for x in self.last_before[i]], [int(x) for x in self.last_after[i]],
-            self.trips,
+            hand_no, ENDED[ended], knocker, stopper, [s for s in order if declared[s]],
+            [s for s in order if (before[s] > 0 if showdown else declared[s])],
+            [cards[3 * s : 3 * s + 3] for s in range(p)],
+            [(s, lost[s], REASONS[reason[s]]) for s in order if lost[s] > 0],
+            [knocker] if saved else [], bool(void), before, after, self.trips,
         )  # fmt: skip
 
     def results(self, i: int) -> Results | None:

@@ -138,9 +138,10 @@ class ToeBatch:
         full = np.broadcast_to(_FULL, (len(idx), _DECK))
         self.stock.fill(idx, full, np.full(len(idx), _DECK), self.stacks)
         x = self.x[idx]
-        for _ in range(3):
-            for seat in (x, 1 - x):
-                self._append(idx, seat, self.stock.draw(self.rng, idx))
+        cards = self.stock.deal(self.rng, idx, 6)  # one at a time, X first
+        self.hands[idx, x, :3] = cards[:, 0::2]
+        self.hands[idx, 1 - x, :3] = cards[:, 1::2]
+        self.hand_len[idx] = 3
         self.epoch[idx] = 0
         self.drawn[idx] = -1
         self.turn[idx] = x
