@@ -125,8 +125,10 @@ class Stocks:
     def deal(self, rng: Array, idx: Array, count: int) -> Array:
         """``count`` draws for each game of ``idx`` (``len(idx) x count`` cards), on a
         copy of those games' rows: the deal of a new hand, many draws in a row."""
-        rows = np.arange(len(idx))
+        width = self.cards.shape[1]
         cards = self.cards[idx]
+        flat = cards.reshape(-1)
+        base = np.arange(len(idx)) * width
         size = self.size[idx]
         ordered = self.ordered[idx]
         s = rng[idx]
@@ -142,9 +144,10 @@ class Stocks:
                 moved = np.where(stacked, s, moved)
                 i = np.where(stacked, size, i)
             s = moved
-            card = cards[rows, i]
-            cards[rows, i] = cards[rows, size]
-            cards[rows, size] = card
+            at, last = base + i, base + size
+            card = flat[at]
+            flat[at] = flat[last]
+            flat[last] = card
             out[:, k] = card
         self.cards[idx] = cards
         self.size[idx] = size

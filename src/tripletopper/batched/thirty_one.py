@@ -321,9 +321,7 @@ class ThirtyOneBatch:
 
     def _take(self, idx: Array) -> None:
         top = self.pile_size[idx] - 1
-        pile = self.pile.reshape(-1)
-        card = pile[idx * 52 + top]
-        pile[idx * 52 + top] = -1
+        card = self.pile.reshape(-1)[idx * 52 + top]
         self.pile_size[idx] = top
         self._append(idx, self.turn[idx], card)
         self.public.reshape(-1)[idx * 52 + card] = True
@@ -497,11 +495,14 @@ class ThirtyOneBatch:
         self.hand_no[idx] += 1
         stock = self.stock
         stacks = self.stacks
-        fill = (stacks.at[idx] < stacks.count[idx]) | (stock.length[idx] != 52)
-        f = idx[fill]
+        stacked = stacks.at[idx] < stacks.count[idx]
+        f = idx[stacked]
         if len(f):
             stock.fill(f, np.broadcast_to(_FULL, (len(f), 52)), np.full(len(f), 52), stacks)
-        g = idx[~fill]
+        new = idx[~stacked & (stock.length[idx] != 52)]  # a game's first stock: the deck
+        stock.cards[new] = _FULL
+        stock.length[new] = 52
+        g = idx[~stacked]
         stock.size[g] = 52
         stock.ordered[g] = 0
         alive = self.alive[idx]
@@ -510,17 +511,18 @@ class ThirtyOneBatch:
         self.order[idx] = order
         n_in = alive.sum(axis=1)
         self.n_in[idx] = n_in
-        self.hands[idx] = -1
         self.hand_len[idx] = np.where(alive, 3, 0)
-        self.pile[idx] = -1
-        self.pile_size[idx] = 1
+        self.pile_size[idx] = 1  # (the pile array beyond pile_size is never read)
+        hands = np.full((len(idx) * p, 4), -1, dtype=self.hands.dtype)
         for count in np.unique(n_in):  # one card at a time round the table, then the pile's
             sub = np.flatnonzero(n_in == count)
             games = idx[sub]
             cards = stock.deal(self.rng, games, 3 * count + 1)
             for j in range(count):
-                self.hands[games, order[sub, j], :3] = cards[:, j : 3 * count : count]
+                hands[sub * p + order[sub, j], :3] = cards[:, j : 3 * count : count]
             self.pile[games, 0] = cards[:, 3 * count]
+        hands = hands.reshape(len(idx), p, 4)
+        self.hands[idx] = hands
         self.public[idx] = False
         self.turn[idx] = order[:, 0]
         self.turns_before[idx] = self.turns[idx]
@@ -528,7 +530,6 @@ class ThirtyOneBatch:
         self.knocker[idx] = -1
         self.declared[idx] = False
         self.phase[idx] = TURN
-        hands = self.hands[idx]
         dealt = alive & is_31(hands[:, :, 0], hands[:, :, 1], hands[:, :, 2])
         if self.manual:
             self.phase[idx] = CHECK
