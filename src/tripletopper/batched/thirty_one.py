@@ -513,15 +513,15 @@ class ThirtyOneBatch:
         self.n_in[idx] = n_in
         self.hand_len[idx] = np.where(alive, 3, 0)
         self.pile_size[idx] = 1  # (the pile array beyond pile_size is never read)
-        hands = np.full((len(idx) * p, 4), -1, dtype=self.hands.dtype)
+        dealt_rows = np.full((len(idx) * p, 4), -1, dtype=self.hands.dtype)
         for count in np.unique(n_in):  # one card at a time round the table, then the pile's
             sub = np.flatnonzero(n_in == count)
             games = idx[sub]
             cards = stock.deal(self.rng, games, 3 * count + 1)
             for j in range(count):
-                hands[sub * p + order[sub, j], :3] = cards[:, j : 3 * count : count]
+                dealt_rows[sub * p + order[sub, j], :3] = cards[:, j : 3 * count : count]
             self.pile[games, 0] = cards[:, 3 * count]
-        hands = hands.reshape(len(idx), p, 4)
+        hands = dealt_rows.reshape(len(idx), p, 4)
         self.hands[idx] = hands
         self.public[idx] = False
         self.turn[idx] = order[:, 0]
