@@ -156,9 +156,6 @@ class Stocks:
         self.stacked = bool(self.ordered.any())
         return out
 
-    def contents(self, i: int) -> list[int]:
-        return [int(c) for c in self.cards[i, : self.size[i]]]
-
     def array(self, i: int) -> list[int]:
         return [int(c) for c in self.cards[i, : self.length[i]]]
 

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from tripletopper.batched.core import Array, Stacks, Stocks, derive_seed, seed_states
+from tripletopper.batched.core import Array, Stacks, Stocks, below, derive_seed, seed_states
 from tripletopper.cards.deck import Card
 from tripletopper.cards.standard import STANDARD
 from tripletopper.engine import Action, Results, Rng
@@ -166,15 +166,10 @@ class ThirtyOneBatch:
         self.pile_size[idx] = 0
         self.public[idx] = False
         if self.setup_dealer is None:
-            self.dealer[idx] = self._below(idx, p)
+            self.dealer[idx] = below(self.rng, idx, np.full(len(idx), p))
         else:
             self.dealer[idx] = self.setup_dealer
         self._start_hand(idx, np.ones(len(idx), dtype=bool))
-
-    def _below(self, idx: Array, n: int) -> Array:
-        s = self.rng[idx] * np.uint64(6364136223846793005) + np.uint64(1442695040888963407)
-        self.rng[idx] = s
-        return ((s >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32)
 
     def reset(self, idx: Array) -> None:
         """Start the games ``idx`` again, each with its next seed
@@ -557,10 +552,8 @@ class ThirtyOneBatch:
             return int(action[1]) + (DECLARE0 if action[2] else DISCARD0)
         return _KINDS.index(str(action[0]))
 
-    def _seq(self, i: int, order: Array, n_in: int, mask: Array) -> list[int]:
-        return [int(s) for s in order[:n_in] if mask[s]]
-
     def hand(self, i: int, seat: int) -> list[int]:
+        """The cards ``seat`` holds in game ``i``, in the scalar hand's order."""
         return [int(c) for c in self.hands[i, seat, : self.hand_len[i, seat]]]
 
     def settlement(self, i: int) -> Settlement | None:
@@ -619,8 +612,9 @@ class ThirtyOneBatch:
         st.stock = self.stock.view(i)
         st.pile = [int(c) for c in self.pile[i, : self.pile_size[i]]]
         st.public = {int(c) for c in np.flatnonzero(self.public[i])}
-        st.pending = self._seq(i, order, n_in, self.pending[i])
-        st.declared = self._seq(i, order, n_in, self.declared[i])
+        in_order = [int(s) for s in order[:n_in]]  # the hand's seats from the dealer's left
+        st.pending = [s for s in in_order if self.pending[i, s]]
+        st.declared = [s for s in in_order if self.declared[i, s]]
         st.hand_no = int(self.hand_no[i])
         st.turns = int(self.turns[i])
         st.turns_before = int(self.turns_before[i])

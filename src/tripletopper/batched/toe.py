@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from tripletopper.batched.core import Array, Stacks, Stocks, derive_seed, seed_states
+from tripletopper.batched.core import Array, Stacks, Stocks, below, derive_seed, seed_states
 from tripletopper.cards.deck import Card
 from tripletopper.engine import Action, Results, Rng
 from tripletopper.errors import IllegalActionError, InvalidOptionError
@@ -118,10 +118,8 @@ class ToeBatch:
     # --- the batch --------------------------------------------------------------------
     def _new_games(self, idx: Array, states: Array) -> None:
         self.rng[idx] = states
-        if self.setup_x is None:
-            s = states * np.uint64(6364136223846793005) + np.uint64(1442695040888963407)
-            self.rng[idx] = s
-            self.x[idx] = (s >> np.uint64(32)) * np.uint64(2) >> np.uint64(32)
+        if self.setup_x is None:  # the coin flip
+            self.x[idx] = below(self.rng, idx, np.full(len(idx), 2))
         else:
             self.x[idx] = self.setup_x
         self.board[idx] = -1
