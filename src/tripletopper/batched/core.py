@@ -54,6 +54,19 @@ def below(rng: Array, idx: Array, n: Array) -> Array:
     return ((s >> _S32) * n.astype(U64)) >> _S32
 
 
+def _jumps(most: int) -> tuple[Array, Array]:
+    """``(a, b)`` with ``state * a[k] + b[k]`` the generator's state ``k`` steps on."""
+    mask = (1 << 64) - 1
+    a, b = [1], [0]
+    for _ in range(most):
+        a.append(a[-1] * _MULT & mask)
+        b.append((b[-1] * _MULT + _INC) & mask)
+    return np.array(a, dtype=U64), np.array(b, dtype=U64)
+
+
+_JUMP_MULT, _JUMP_ADD = _jumps(128)
+
+
 class Stocks:
     """N face-down stocks of up to ``width`` cards, drawn like the scalar ``Stock``."""
 
@@ -123,37 +136,26 @@ class Stocks:
         return card
 
     def deal(self, rng: Array, idx: Array, count: int) -> Array:
-        """``count`` draws for each game of ``idx`` (``len(idx) x count`` cards), on a
-        copy of those games' rows: the deal of a new hand, many draws in a row."""
-        width = self.cards.shape[1]
-        cards = self.cards[idx]
-        flat = cards.reshape(-1)
-        base = np.arange(len(idx)) * width
+        """``count`` draws in a row for each game of ``idx`` (each with that many cards
+        left): ``len(idx) x count`` cards, the first drawn first."""
+        if self.stacked:  # stacked cards on top: one draw after the other
+            return np.column_stack([self.draw(rng, idx) for _ in range(count)])
         size = self.size[idx]
-        ordered = self.ordered[idx]
-        s = rng[idx]
-        out = np.empty((len(idx), count), dtype=cards.dtype)
-        stacked_any = bool(ordered.any())
+        # Every generator state of the deal at once (the LCG's jumps), then the swaps.
+        states = rng[idx][:, None] * _JUMP_MULT[1 : count + 1] + _JUMP_ADD[1 : count + 1]
+        left = (size[:, None] - np.arange(count)).astype(U64)
+        places = (((states >> _S32) * left) >> _S32).astype(np.int64)
+        flat = self.cards.reshape(-1)
+        base = idx * self.cards.shape[1]
+        out = np.empty((len(idx), count), dtype=self.cards.dtype)
         for k in range(count):
-            size -= 1
-            moved = s * _M + _I
-            i = (((moved >> _S32) * (size + 1).astype(U64)) >> _S32).astype(np.int64)
-            if stacked_any:
-                stacked = ordered > 0
-                ordered -= stacked
-                moved = np.where(stacked, s, moved)
-                i = np.where(stacked, size, i)
-            s = moved
-            at, last = base + i, base + size
+            at, last = base + places[:, k], base + size - 1 - k
             card = flat[at]
             flat[at] = flat[last]
             flat[last] = card
             out[:, k] = card
-        self.cards[idx] = cards
-        self.size[idx] = size
-        self.ordered[idx] = ordered
-        rng[idx] = s
-        self.stacked = bool(self.ordered.any())
+        self.size[idx] = size - count
+        rng[idx] = states[:, -1]
         return out
 
     def array(self, i: int) -> list[int]:
