@@ -194,30 +194,32 @@ class ThirtyOneBatch:
         return total
 
     # --- legal actions ------------------------------------------------------------------
-    def candidates(self) -> Array:
+    def candidates(self, games: Array | None = None) -> Array:
         """Each game's legal action indices in increasing order, padded with ``ACTIONS``
-        (an ``N x 7`` array: no game has more than seven legal actions)."""
-        n = self.n
-        out = np.full((n, _WIDTH), ACTIONS, dtype=np.int16)
-        phase = self.phase
-        turn = np.flatnonzero(phase == TURN)
-        if len(turn):
+        (an ``N x 7`` array: no game has more than seven legal actions), or those of
+        ``games`` only."""
+        games = np.arange(self.n) if games is None else games
+        out = np.full((len(games), _WIDTH), ACTIONS, dtype=np.int16)
+        phase = self.phase[games]
+        rows = np.flatnonzero(phase == TURN)
+        if len(rows):
+            turn = games[rows]
             stock = self.stock.size[turn] > 0
-            out[turn, 0] = TAKE
-            out[turn, 1] = np.where(stock, DRAW, STOP)
-            out[turn, 2] = np.where(stock & (self.knocker[turn] < 0), KNOCK, ACTIONS)
-        check = np.flatnonzero(phase == CHECK)
-        if len(check):
+            out[rows, 0] = TAKE
+            out[rows, 1] = np.where(stock, DRAW, STOP)
+            out[rows, 2] = np.where(stock & (self.knocker[turn] < 0), KNOCK, ACTIONS)
+        rows = np.flatnonzero(phase == CHECK)
+        if len(rows):
+            check = games[rows]
             if self.manual:
                 hand = self.hands[check, self._first_pending(check)]
-                out[check, 0] = PLAY
-                out[check, 1] = np.where(
-                    is_31(hand[:, 0], hand[:, 1], hand[:, 2]), DECLARE, ACTIONS
-                )
+                out[rows, 0] = PLAY
+                out[rows, 1] = np.where(is_31(hand[:, 0], hand[:, 1], hand[:, 2]), DECLARE, ACTIONS)
             else:
-                out[check, 0] = DECLARE
-        disc = np.flatnonzero(phase == DISCARD_PHASE)
-        if len(disc):
+                out[rows, 0] = DECLARE
+        rows = np.flatnonzero(phase == DISCARD_PHASE)
+        if len(rows):
+            disc = games[rows]
             hand = self.hands.reshape(-1, 4)[disc * self.players + self.turn[disc]]
             hand = hand.astype(np.int64)
             keep = hand != self.taken[disc, None]
@@ -228,12 +230,12 @@ class ThirtyOneBatch:
                     np.where(is_31(x, y, d), card + DECLARE0, ACTIONS)
                     for card, x, y in ((a, b, c), (b, a, c), (c, a, b))
                 ]
-                out[disc] = np.sort(np.column_stack([discards, *declares]), axis=1)
+                out[rows] = np.sort(np.column_stack([discards, *declares]), axis=1)
             else:  # four values: a sorting network is much faster than np.sort on rows
                 cols = [discards[:, j] for j in range(4)]
                 for j, k in ((0, 1), (2, 3), (0, 2), (1, 3), (1, 2)):
                     cols[j], cols[k] = np.minimum(cols[j], cols[k]), np.maximum(cols[j], cols[k])
-                out[disc, :4] = np.column_stack(cols)
+                out[rows, :4] = np.column_stack(cols)
         return out
 
     def legal_mask(self) -> Array:
@@ -245,11 +247,20 @@ class ThirtyOneBatch:
     def sample(self, bits: Array) -> Array:
         """A legal action index per game: the ``(bits * count) >> 32``-th of its legal
         actions (``bits`` uniform in ``[0, 2**32)`` makes it a uniform choice); -1 when over."""
-        cand = self.candidates()
+        bits = np.asarray(bits, dtype=np.uint64)
+        out = np.full(self.n, -1, dtype=np.int64)
+        turn = self.phase == TURN
+        games = np.flatnonzero(turn)  # the commonest case, by arithmetic: take, draw, knock
+        stock = self.stock.size[games] > 0
+        count = 2 + (stock & (self.knocker[games] < 0))
+        k = (bits[games] * count.astype(np.uint64)) >> np.uint64(32)
+        out[games] = np.where(k == 0, TAKE, np.where(k == 2, KNOCK, np.where(stock, DRAW, STOP)))
+        games = np.flatnonzero(~turn & (self.phase != OVER))
+        cand = self.candidates(games)
         count = (cand < ACTIONS).sum(axis=1)
-        k = (np.asarray(bits, dtype=np.uint64) * count.astype(np.uint64)) >> np.uint64(32)
-        pick = cand[np.arange(self.n), np.minimum(k.astype(np.int64), _WIDTH - 1)]
-        return np.where(count > 0, pick, -1)
+        k = (bits[games] * count.astype(np.uint64)) >> np.uint64(32)
+        out[games] = cand[np.arange(len(games)), k.astype(np.int64)]
+        return out
 
     def to_act(self) -> Array:
         """The seat to act in each game (-1 when over)."""
