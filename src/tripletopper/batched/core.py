@@ -71,7 +71,7 @@ class Stocks:
     """N face-down stocks of up to ``width`` cards, drawn like the scalar ``Stock``."""
 
     def __init__(self, n: int, width: int) -> None:
-        self.cards = np.zeros((n, width), dtype=np.int16)
+        self.cards = np.zeros((n, width), dtype=np.int8)
         self.size = np.zeros(n, dtype=np.int64)
         self.length = np.zeros(n, dtype=np.int64)
         """How many cards the array holds (the scalar ``len(stock.cards)``)."""

@@ -62,7 +62,7 @@ _WIDTH = 7
 """Most legal actions a game can have: four discards and three declaring ones."""
 
 _VALUE = np.array(CARD_VALUE, dtype=np.int16)
-_FULL = np.arange(52, dtype=np.int16)
+_FULL = np.arange(52, dtype=np.int8)
 _fmt = STANDARD.names
 
 
@@ -108,9 +108,9 @@ class ThirtyOneBatch:
         """How many times each game was reset (its seed is then ``derive_seed(seed, episode)``)."""
         self.rng = np.zeros(n, dtype=np.uint64)
         self.stock = Stocks(n, 52)
-        self.pile = np.full((n, 52), -1, dtype=np.int16)
+        self.pile = np.full((n, 52), -1, dtype=np.int8)
         self.pile_size = np.zeros(n, dtype=np.int64)
-        self.hands = np.full((n, p, 4), -1, dtype=np.int16)
+        self.hands = np.full((n, p, 4), -1, dtype=np.int8)
         self.hand_len = np.zeros((n, p), dtype=np.int64)
         self.public = np.zeros((n, 52), dtype=bool)
         self.lives = np.zeros((n, p), dtype=np.int64)

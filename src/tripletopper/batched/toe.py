@@ -43,7 +43,7 @@ _NO_LINE = len(LINES)
 
 _FITS_BITS = np.array([sum(1 << c for c in cells) for cells in FITS], dtype=np.uint64)
 _THROUGH = np.array([(*t, *[_NO_LINE] * (7 - len(t))) for t in LINES_THROUGH], dtype=np.int64)
-_FULL = np.arange(_DECK, dtype=np.int16)
+_FULL = np.arange(_DECK, dtype=np.int8)
 _ONE = np.uint64(1)
 
 
@@ -94,11 +94,11 @@ class ToeBatch:
         self.counts = np.zeros((n, 2, _NO_LINE + 1), dtype=np.int8)
         """Each player's marks in each line (the last column is a dummy line)."""
         self.marks = np.zeros((n, 2), dtype=np.int64)
-        self.hands = np.full((n, 2, 4), -1, dtype=np.int16)
+        self.hands = np.full((n, 2, 4), -1, dtype=np.int8)
         self.hand_len = np.zeros((n, 2), dtype=np.int64)
-        self.discards = np.full((n, 2, _DECK), -1, dtype=np.int16)
+        self.discards = np.full((n, 2, _DECK), -1, dtype=np.int8)
         self.discard_len = np.zeros((n, 2), dtype=np.int64)
-        self.played = np.full((n, _DECK), -1, dtype=np.int16)
+        self.played = np.full((n, _DECK), -1, dtype=np.int8)
         self.played_len = np.zeros(n, dtype=np.int64)
         self.epoch = np.zeros(n, dtype=np.int64)
         self.drawn = np.zeros(n, dtype=np.int64)
