@@ -26,7 +26,7 @@ from tripletopper.cards.triple_topper import WILDS
 from tripletopper.engine import Game, State
 from tripletopper.engine.rng import derive_seed as scalar_derive_seed
 from tripletopper.engine.rng import mix64 as scalar_mix64
-from tripletopper.errors import IllegalActionError, InvalidOptionError
+from tripletopper.errors import IllegalActionError, InvalidOptionError, MalformedActionError
 from tripletopper.games.thirty_one import ThirtyOne
 from tripletopper.games.thirty_one.rules import DISCARD_PHASE
 from tripletopper.games.toe import FITS, NATURAL, WASTED, Toe
@@ -230,6 +230,10 @@ def test_an_illegal_index_is_refused_and_changes_nothing() -> None:
         with pytest.raises(IllegalActionError, match="game 1"):
             batch.step(actions)
         assert [batch.dump(i) for i in range(3)] == before
+    for bad_shape in ([0, 0], legal[:, None]):
+        with pytest.raises(MalformedActionError, match="one action index per game"):
+            batch.step(bad_shape)
+    assert [batch.dump(i) for i in range(3)] == before
 
 
 def test_junk_hands_deal_as_stacked() -> None:

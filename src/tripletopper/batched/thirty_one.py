@@ -29,7 +29,7 @@ from tripletopper.batched.core import Array, Stacks, Stocks, below, derive_seed,
 from tripletopper.cards.deck import Card
 from tripletopper.cards.standard import STANDARD
 from tripletopper.engine import Action, Results, Rng
-from tripletopper.errors import IllegalActionError
+from tripletopper.errors import IllegalActionError, MalformedActionError
 from tripletopper.games.thirty_one.rules import (
     CHECK,
     DISCARD_PHASE,
@@ -286,6 +286,10 @@ class ThirtyOneBatch:
         again at once (see :meth:`reset`), their results kept in ``final_returns``.
         """
         actions = np.asarray(actions, dtype=np.int64)
+        if actions.shape != (self.n,):
+            raise MalformedActionError(
+                f"one action index per game: {self.n} of them (got shape {actions.shape})"
+            )
         live = self.phase != OVER
         if check:
             legal = (self.candidates() == actions[:, None]).any(axis=1) & (actions < ACTIONS)

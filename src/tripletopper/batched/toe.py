@@ -28,7 +28,7 @@ import numpy as np
 from tripletopper.batched.core import Array, Stacks, Stocks, below, derive_seed, seed_states
 from tripletopper.cards.deck import Card
 from tripletopper.engine import Action, Results, Rng
-from tripletopper.errors import IllegalActionError, InvalidOptionError
+from tripletopper.errors import IllegalActionError, InvalidOptionError, MalformedActionError
 from tripletopper.games.toe.board import CELLS, FITS, LINES, LINES_THROUGH
 from tripletopper.games.toe.rules import OVER, PLAY, TURN, WASTED, Toe, ToeState
 
@@ -238,6 +238,10 @@ class ToeBatch:
         again at once (see :meth:`reset`), their results kept in ``final_returns``.
         """
         actions = np.asarray(actions, dtype=np.int64)
+        if actions.shape != (self.n,):
+            raise MalformedActionError(
+                f"one action index per game: {self.n} of them (got shape {actions.shape})"
+            )
         live = self.phase != OVER
         if check:
             inside = (actions >= 0) & (actions < ACTIONS)
