@@ -517,8 +517,13 @@ class ThirtyOneBatch:
         stock.size[g] = 52
         stock.ordered[g] = 0
         alive = self.alive[idx]
-        key = np.where(alive, (np.arange(p) - self.dealer[idx, None] - 1) % p, p + np.arange(p))
-        order = np.argsort(key, axis=1)
+        order = (self.dealer[idx, None] + 1 + np.arange(p)) % p  # everyone still in
+        short = np.flatnonzero(~alive.all(axis=1))
+        if len(short):  # the seats still in, from the dealer's left
+            seats = order[short]
+            still = np.take_along_axis(alive[short], seats, 1)
+            key = np.where(still, np.arange(p), p + np.arange(p))
+            order[short] = np.take_along_axis(seats, np.argsort(key, axis=1), 1)
         self.order[idx] = order
         n_in = alive.sum(axis=1)
         self.n_in[idx] = n_in

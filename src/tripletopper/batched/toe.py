@@ -350,10 +350,10 @@ class ToeBatch:
             sub = rows[k < count]
             discards[row[sub] * _DECK + at[sub] + k] = thrown[sub, k]
         lengths[row] = at + count
-        for k in range(3):
-            sub = rows[k < count]
-            card = self._draw_card(idx[sub])
-            self._append(idx[sub], seat[sub], card)
+        self._append(idx, seat, self._draw_card(idx))
+        self._append(idx, seat, self._draw_card(idx))
+        t = idx[three]
+        self._append(t, seat[three], self._draw_card(t))
         self._end_turn(idx)
 
     def _play(self, idx: Array, action: Array) -> None:
