@@ -41,7 +41,9 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
+from tests.test_batched import lockstep, uniform
 from tripletopper import make_game
+from tripletopper.batched import ThirtyOneBatch, ToeBatch
 from tripletopper.engine import CLOCK, TABLE, Action, Event, Game, Rng, State
 from tripletopper.errors import IllegalActionError, MalformedActionError
 from tripletopper.games import GAMES
@@ -74,6 +76,12 @@ OPTIONS: dict[str, list[tuple[int, dict[str, Any]]]] = {
     ],
 }
 """Variants with the options that change play, besides each game's default options."""
+
+BATCHED: dict[str, Any] = {"thirty-one": ThirtyOneBatch, "toe": ToeBatch}
+"""Games with a batched engine (tripletopper.batched): every variant here that it plays is
+also played through it, beside the scalar engine, and must be the same game."""
+NOT_BATCHED = {"toe": {"quiz"}}
+"""Options whose variants a batched engine does not play (Toe's Quiz Show)."""
 
 NOT_PLAY = {"toe": {"buzz_seconds", "questions"}, "memo-match": {"spot_seconds"}}
 """Options that change no play through the contract: a clock's length, the question bank."""
@@ -439,3 +447,27 @@ def test_the_quiz_shows_own_options_require_the_quiz() -> None:
     quiz_only = {name for name, o in schema.items() if o.get("requires") == {"quiz": True}}
     assert quiz_only == {"buzz_seconds", "answer_seconds", "max_questions", "questions"}
     assert "requires" not in schema["quiz"] and "requires" not in schema["max_turns"]
+
+
+BATCHED_VARIANTS = [
+    v for v in VARIANTS if v[0] in BATCHED and not NOT_BATCHED.get(v[0], set()) & set(v[2])
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "options"), BATCHED_VARIANTS, ids=map(variant_id, BATCHED_VARIANTS)
+)
+def test_batched_engines_play_the_same_games(
+    name: str, players: int, options: dict[str, Any]
+) -> None:
+    """The fast path: random games of the batched engine equal the scalar ones step by step
+    (tests/test_batched.py has the rare paths)."""
+    lockstep(make_game(name, players, **options), BATCHED[name], range(2), uniform, 120)
+
+
+def test_every_option_that_changes_play_is_batched_or_said_not_to_be() -> None:
+    for name in BATCHED:
+        played = {key for _n, _p, options in BATCHED_VARIANTS if _n == name for key in options}
+        wanted = {o.name for o in GAMES[name].options_schema} - NOT_PLAY.get(name, set())
+        quiz_only = {o.name for o in GAMES[name].options_schema if o.requires}
+        assert played | NOT_BATCHED.get(name, set()) | quiz_only >= wanted, name
