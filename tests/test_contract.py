@@ -439,3 +439,27 @@ def test_the_quiz_shows_own_options_require_the_quiz() -> None:
     quiz_only = {name for name, o in schema.items() if o.get("requires") == {"quiz": True}}
     assert quiz_only == {"buzz_seconds", "answer_seconds", "max_questions", "questions"}
     assert "requires" not in schema["quiz"] and "requires" not in schema["max_turns"]
+
+
+def plain_sample(rng: Rng, items: list[int], k: int) -> list[int]:
+    """``Rng.sample`` as its docstring defines it, one ``below`` at a time."""
+    pool, out = list(items), []
+    for _ in range(k):
+        j = rng.below(len(pool))
+        pool[j], pool[-1] = pool[-1], pool[j]
+        out.append(pool.pop())
+    return out
+
+
+def test_the_fast_rng_sample_draws_what_the_plain_one_draws() -> None:
+    """``Rng.sample`` (the LCG inlined) picks the same items in the same order and leaves
+    the generator where one ``below`` per item would: every game's deals rest on it."""
+    for seed in range(2000):
+        choice = random.Random(seed)
+        items = list(range(choice.randrange(60)))
+        k = choice.randint(0, len(items))
+        fast, plain = Rng(seed), Rng(seed)
+        assert fast.sample(items, k) == plain_sample(plain, items, k), (seed, len(items), k)
+        assert fast.state == plain.state
+    with pytest.raises(IndexError):
+        Rng(1).sample([1, 2], 3)

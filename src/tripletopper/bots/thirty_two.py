@@ -26,10 +26,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
+from itertools import repeat
+from operator import itemgetter
 from typing import Any, cast
 
 from tripletopper.bots.base import Bot, Playout, SampledView, SeatView
 from tripletopper.bots.discards import DiscardMemory
+from tripletopper.bots.hands import PairRows, greedy_scores
 from tripletopper.bots.ismcts import SearchSpec, standings_by, turns_taken
 from tripletopper.bots.levels import searching, sloppy
 from tripletopper.cards.triple_topper import COLOR, SHAPE, TRIPLE_TOPPER, WILDS
@@ -52,20 +55,12 @@ def strength_table(wilds: bool, cap: bool) -> tuple[tuple[float, ...], ...]:
     ``t`` draws (it keeps the best three each time).  Built once per scoring mode from a
     fixed seed, so bots stay deterministic."""
     rng = Rng(20261121)
+    rows = pair_rows(wilds, cap)
     counts = [[0] * 37 for _ in range(MAX_DRAWS + 1)]
     for _ in range(STRENGTH_SAMPLES):
         cards = rng.sample(ALL_CARDS, 3 + MAX_DRAWS)
-        hand = cards[:3]
-        best = score3(hand[0], hand[1], hand[2], wilds, cap)
-        counts[0][best] += 1
-        for t in range(1, MAX_DRAWS + 1):
-            extra = cards[2 + t]
-            a, b, c = hand
-            for keep in ((a, b, extra), (a, c, extra), (b, c, extra)):
-                points = score3(keep[0], keep[1], keep[2], wilds, cap)
-                if points > best:
-                    hand, best = list(keep), points
-            counts[t][best] += 1
+        for t, best in enumerate(greedy_scores(rows, cards[:3], cards[3:])):
+            counts[t][int(best)] += 1
     table = []
     for row in counts:
         survival, running = [0.0] * 37, 0
@@ -76,20 +71,30 @@ def strength_table(wilds: bool, cap: bool) -> tuple[tuple[float, ...], ...]:
     return tuple(table)
 
 
-@lru_cache(maxsize=32768)
+# Scores split by variable: a pair fixes two thirds of each lookup key, so with wilds
+# a hand's score is COLOR_POINTS[pair's color key][u] + SHAPE_NUMBER[shape key][u] + numbers.
+_KEYS = range(0, 125, 5)
+COLOR_POINTS = {k: tuple(WILD_POINTS[k + COLOR[u]] for u in ALL_CARDS) for k in _KEYS}
+SHAPE_NUMBER = {k: tuple(WILD_POINTS[k + SHAPE[u]] + NVALUE[u] for u in ALL_CARDS) for k in _KEYS}
+
+
 def pair_scores(a: int, b: int, wilds: bool, cap: bool) -> tuple[int, ...]:
     """The score of ``{a, b, u}`` for every card ``u`` (0 where ``u`` is ``a`` or ``b``)."""
     if not wilds:
         return tuple(0 if u in (a, b) else score3(a, b, u, False, cap) for u in ALL_CARDS)
-    # Scores split by variable: the pair fixes two thirds of each lookup key.
-    ck, sk, numbers = C25[a] + C5[b], S25[a] + S5[b], NVALUE[a] + NVALUE[b]
+    colors, shapes = COLOR_POINTS[C25[a] + C5[b]], SHAPE_NUMBER[S25[a] + S5[b]]
+    numbers = NVALUE[a] + NVALUE[b]
     top = THIRTY_TWO if cap else 99
-    scores = [
-        min(top, WILD_POINTS[ck + COLOR[u]] + WILD_POINTS[sk + SHAPE[u]] + numbers + NVALUE[u])
-        for u in ALL_CARDS
-    ]
+    pairs = zip(colors, shapes, strict=True)
+    scores = [s if (s := x + y + numbers) < top else top for x, y in pairs]
     scores[a] = scores[b] = 0
     return tuple(scores)
+
+
+@lru_cache(maxsize=4)
+def pair_rows(wilds: bool, cap: bool) -> PairRows:
+    """The scores of hands under one scoring mode, by pair (shared by every bot)."""
+    return PairRows(125, lambda a, b: pair_scores(a, b, wilds, cap))
 
 
 class ThirtyTwoHeuristic(Bot):
@@ -108,6 +113,7 @@ class ThirtyTwoHeuristic(Bot):
         self.wilds = not game.options["no_wilds"]
         self.cap = bool(game.options["cap_at_32"])
         self.discards = DiscardMemory(TRIPLE_TOPPER)
+        self.rows = pair_rows(self.wilds, self.cap)
 
     def observe(self, events: list[Mapping[str, Any]]) -> None:
         self.discards.observe(events)
@@ -133,11 +139,14 @@ class ThirtyTwoHeuristic(Bot):
     def draw_value(self, hand: list[int], candidates: list[int]) -> float:
         """Mean score after drawing one of ``candidates`` and keeping the best three."""
         a, b, c = hand
-        now = self.score(hand)
-        ab = pair_scores(min(a, b), max(a, b), self.wilds, self.cap)
-        ac = pair_scores(min(a, c), max(a, c), self.wilds, self.cap)
-        bc = pair_scores(min(b, c), max(b, c), self.wilds, self.cap)
-        total = sum(max(now, ab[u], ac[u], bc[u]) for u in candidates)
+        row = self.rows.row
+        ab, ac, bc = row(a, b), row(a, c), row(b, c)
+        now = ab[c]
+        if len(candidates) == 1:  # an itemgetter of one index gives an item, not a tuple
+            u = candidates[0]
+            return float(max(now, ab[u], ac[u], bc[u]))
+        pick = itemgetter(*candidates)
+        total: float = sum(map(max, repeat(now), pick(ab), pick(ac), pick(bc)))
         return total / len(candidates)
 
     # --- the decision -------------------------------------------------------------
@@ -222,29 +231,16 @@ class ThirtyTwoHeuristic(Bot):
 
     def _p_beats(self, score: int, unseen: list[int], known: list[int], turns: int) -> float:
         """Chance that one opponent ends the hand with ``score`` or more."""
-        rng = self.rng
+        rng, rows = self.rng, self.rows
         hidden = 3 - len(known)
+        # A long hand (no wilds, no Thirty-two to end it) may outlast the unseen cards.
+        count = min(hidden + turns + 1, len(unseen))
         hits = 0
         for _ in range(self.samples):
-            # A long hand (no wilds, no Thirty-two to end it) may outlast the unseen cards.
-            cards = rng.sample(unseen, min(hidden + turns + 1, len(unseen)))
-            hand = known + cards[:hidden]
-            for extra in cards[hidden:]:
-                hand = self._improve(hand, extra)
-            if self.score(hand) >= score:
+            cards = rng.sample(unseen, count)
+            if greedy_scores(rows, known + cards[:hidden], cards[hidden:], score)[-1] >= score:
                 hits += 1
         return hits / self.samples
-
-    def _improve(self, hand: list[int], card: int) -> list[int]:
-        """The best three of a hand and one more card (a greedy opponent's turn)."""
-        a, b, c = hand
-        wilds, cap = self.wilds, self.cap
-        best, best_score = hand, score3(a, b, c, wilds, cap)
-        for keep in ((a, b, card), (a, c, card), (b, c, card)):
-            points = score3(keep[0], keep[1], keep[2], wilds, cap)
-            if points > best_score:
-                best, best_score = list(keep), points
-        return best
 
 
 def _pairs(hand: list[int]) -> list[list[int]]:
