@@ -463,3 +463,17 @@ def test_the_fast_rng_sample_draws_what_the_plain_one_draws() -> None:
         assert fast.state == plain.state
     with pytest.raises(IndexError):
         Rng(1).sample([1, 2], 3)
+
+
+def test_rng_advance_is_so_many_draws() -> None:
+    """``Rng.advance(n)`` (squarings of the generator's step) leaves the generator where
+    ``n`` draws would: bots skip the draws they no longer need with it."""
+    for seed in range(200):
+        steps = random.Random(seed).choice(
+            [0, 1, 2, 3, 7, 64, 1000, random.Random(seed).randrange(5000)]
+        )
+        fast, plain = Rng(seed), Rng(seed)
+        fast.advance(steps)
+        for _ in range(steps):
+            plain.below(10)
+        assert fast.state == plain.state, (seed, steps)

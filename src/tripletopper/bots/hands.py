@@ -1,45 +1,71 @@
 """Three-card hands scored by table lookups, for the Thirty-Two and Thirty-One bots.
 
-Their heuristics score many hands per decision (a stock draw against every unseen
-card, opponents sampled and improved by greedy draws).  :class:`PairRows` keeps, for
-each pair of cards met, the score of the pair with every third card, so that a
-hand's score is a list lookup; :func:`greedy_scores` plays a greedy player's draws
-on it.  The rows are a per-process cache (the scores of a scoring mode never
-change), so the bots decide exactly as with the plain scoring function.
+Their heuristics score many hands per decision: a stock draw against every unseen
+card, and opponents sampled and improved by greedy draws.  Here, exactly as the plain
+code computes them, but fast:
+
+- :class:`PairRows` keeps, for each pair of cards met, the score of the pair with every
+  third card, so that a hand's score is a list lookup (a per-process cache: the scores
+  of a scoring mode never change); :func:`draw_mean` is the mean of a stock draw;
+- :func:`greedy_scores` plays a greedy player's draws, and :func:`greedy_reach`
+  samples opponents as ``rng.sample`` would and counts those who reach a score;
+- :func:`sampled_decision` samples one opponent after another only until the decision
+  that rests on the counts is settled, and moves the generator on as if it had sampled
+  them all (``Rng.advance``), so the next decision draws what it would have.
+
+``tests/test_bot_hands.py`` checks each against the plain code.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import repeat
+from operator import itemgetter
+from typing import Generic, TypeVar
 
-Row = Sequence[float]
+from tripletopper.engine import Rng
+from tripletopper.engine.rng import _INC, _MASK64, _MULT
+
+Score = TypeVar("Score", int, float)
 
 
-class PairRows:
+class PairRows(Generic[Score]):
     """``row(a, b)[c]`` is ``score(a, b, c)``; each pair's row is made once, by
     ``make(a, b)`` with ``a < b`` (the score of a hand does not depend on its order)."""
 
     __slots__ = ("make", "rows", "size")
 
-    def __init__(self, size: int, make: Callable[[int, int], Row]) -> None:
+    def __init__(self, size: int, make: Callable[[int, int], Sequence[Score]]) -> None:
         self.size = size
-        self.make = make
-        self.rows: list[Row | None] = [None] * (size * size)
+        self.make: Callable[[int, int], Sequence[Score]] = make
+        self.rows: list[Sequence[Score] | None] = [None] * (size * size)
 
-    def row(self, a: int, b: int) -> Row:
+    def row(self, a: int, b: int) -> Sequence[Score]:
         row = self.rows[a * self.size + b]
         if row is None:
             row = self.make(min(a, b), max(a, b))
             self.rows[a * self.size + b] = self.rows[b * self.size + a] = row
         return row
 
-    def score(self, hand: Sequence[int]) -> float:
+    def score(self, hand: Sequence[int]) -> Score:
         return self.row(hand[0], hand[1])[hand[2]]
 
 
+def draw_mean(
+    pairs: PairRows[Score], hand: Sequence[int], now: float, candidates: Sequence[int]
+) -> float:
+    """The mean, over drawing each of ``candidates``, of the best of ``now`` and the hands
+    the card makes with two cards of ``hand`` (at least two candidates)."""
+    row = pairs.row
+    a, b, c = hand
+    pick = itemgetter(*candidates)
+    total: float = sum(map(max, repeat(now), pick(row(a, b)), pick(row(a, c)), pick(row(b, c))))
+    return total / len(candidates)
+
+
 def greedy_scores(
-    pairs: PairRows, hand: Sequence[int], draws: Sequence[int], enough: float = 99.0
-) -> list[float]:
+    pairs: PairRows[Score], hand: Sequence[int], draws: Sequence[int], enough: float = 99.0
+) -> list[Score]:
     """A greedy player's score with ``hand``, then after each card of ``draws``: each
     time the best of ``(a, b, card)``, ``(a, c, card)`` and ``(b, c, card)`` (the first
     of equals) replaces the hand ``(a, b, c)`` when it scores more.  A score never falls,
@@ -63,3 +89,106 @@ def greedy_scores(
                 a, b, c, best = b, c, card, bc
         scores.append(best)
     return scores
+
+
+def greedy_reach(
+    pairs: PairRows[Score], rng: Rng, known: list[int], unseen: list[int], draws: int,
+    samples: int, enough: float, settled: tuple[int, int] | None = None,
+) -> tuple[int, int]:  # fmt: skip
+    """How many of ``samples`` greedy players reach a score of ``enough``, and how many
+    were played.  Each holds ``known`` and unseen cards to make three, then draws
+    ``draws`` more, all drawn as ``rng.sample(unseen, hidden + draws)`` would (the same
+    cards, the generator left where it would be).  A player who reaches ``enough``
+    draws no further cards (their generator steps are only skipped).  With ``settled``
+    ``(hits, misses)``, play stops as soon as ``hits`` have reached it, or no more than
+    ``misses`` could (the caller's decision is then known); the generator moves on as if
+    every sample had been played."""
+    rows, size, row = pairs.rows, pairs.size, pairs.row
+    hidden = 3 - len(known)
+    count = hidden + draws
+    if count > len(unseen) or draws < 0:
+        raise IndexError(f"a sample of {count} from {len(unseen)} cards")
+    enough_hits, few_hits = settled if settled is not None else (samples + 1, -1)
+    s = rng.state
+    reached = played = 0
+    while played < samples and reached < enough_hits and reached + samples - played > few_hits:
+        played += 1
+        pool = unseen.copy()
+        n = len(pool)
+        hand = known.copy()
+        for _ in range(hidden):
+            s = (s * _MULT + _INC) & _MASK64
+            j = ((s >> 32) * n) >> 32
+            n -= 1
+            pool[j], pool[n] = pool[n], pool[j]
+            hand.append(pool[n])
+        a, b, c = hand
+        best = (rows[a * size + b] or row(a, b))[c]
+        left = draws
+        while left and best < enough:
+            left -= 1
+            s = (s * _MULT + _INC) & _MASK64
+            j = ((s >> 32) * n) >> 32
+            n -= 1
+            pool[j], pool[n] = pool[n], pool[j]
+            card = pool[n]
+            ab = (rows[a * size + b] or row(a, b))[card]
+            ac = (rows[a * size + c] or row(a, c))[card]
+            bc = (rows[b * size + c] or row(b, c))[card]
+            if ab > best or ac > best or bc > best:
+                if ab >= ac and ab >= bc:
+                    c, best = card, ab
+                elif ac >= bc:
+                    b, c, best = c, card, ac
+                else:
+                    a, b, c, best = b, c, card, bc
+        if best >= enough:
+            reached += 1
+        for _ in range(left):
+            s = (s * _MULT + _INC) & _MASK64
+    rng.state = s
+    rng.advance((samples - played) * count)
+    return reached, played
+
+
+Sampled = tuple[list[int], int, float]
+"""A sampled opponent: the cards known in their hand, their draws, the score to reach."""
+
+
+def sampled_decision(
+    pairs: PairRows[Score], rng: Rng, unseen: list[int], samples: int,
+    opponents: Sequence[Sampled], decide: Callable[[list[int]], bool],
+) -> bool:  # fmt: skip
+    """``decide(reached)``, where ``reached[i]`` counts which of ``samples`` greedy
+    players like opponent ``i`` reach their score (:func:`greedy_reach`, one opponent
+    after another on ``rng``).  ``decide`` must never turn from false to true as a count
+    grows; so each opponent's sampling stops once no count of the samples left, nor of
+    the opponents still to sample, could change the decision, and the generator moves
+    on as if every sample had been played: the same decision, the same generator."""
+    reached = [0] * len(opponents)
+    for at, (known, draws, enough) in enumerate(opponents):
+        before, after = reached[:at], len(opponents) - at - 1
+        no_from = _turn(decide, before, [0] * after, samples)
+        yes_to = _turn(decide, before, [samples] * after, samples) - 1
+        hits, _ = greedy_reach(pairs, rng, known, unseen, draws, samples, enough, (no_from, yes_to))
+        if hits >= no_from or hits <= yes_to:
+            for other, more, _ in opponents[at + 1 :]:
+                rng.advance(samples * (3 - len(other) + more))
+            return hits <= yes_to
+        reached[at] = hits
+    return decide(reached)
+
+
+def _turn(
+    decide: Callable[[list[int]], bool], before: list[int], after: list[int], samples: int
+) -> int:
+    """The fewest ``n`` in ``0 .. samples`` for which ``decide([*before, n, *after])`` is
+    false (``samples + 1`` if none), by halving: it never turns back to true."""
+    low, high = 0, samples + 1
+    while low < high:
+        middle = (low + high) // 2
+        if decide([*before, middle, *after]):
+            low = middle + 1
+        else:
+            high = middle
+    return low

@@ -26,13 +26,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from itertools import repeat
-from operator import itemgetter
+from itertools import filterfalse
 from typing import Any, cast
 
 from tripletopper.bots.base import Bot, Playout, SampledView, SeatView
 from tripletopper.bots.discards import DiscardMemory
-from tripletopper.bots.hands import PairRows, greedy_scores
+from tripletopper.bots.hands import PairRows, Sampled, draw_mean, greedy_scores, sampled_decision
 from tripletopper.bots.ismcts import SearchSpec, standings_by, turns_taken
 from tripletopper.bots.levels import searching, sloppy
 from tripletopper.cards.triple_topper import COLOR, SHAPE, TRIPLE_TOPPER, WILDS
@@ -92,7 +91,7 @@ def pair_scores(a: int, b: int, wilds: bool, cap: bool) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=4)
-def pair_rows(wilds: bool, cap: bool) -> PairRows:
+def pair_rows(wilds: bool, cap: bool) -> PairRows[int]:
     """The scores of hands under one scoring mode, by pair (shared by every bot)."""
     return PairRows(125, lambda a, b: pair_scores(a, b, wilds, cap))
 
@@ -120,7 +119,7 @@ class ThirtyTwoHeuristic(Bot):
 
     # --- scoring helpers ---------------------------------------------------------
     def score(self, hand: list[int]) -> int:
-        return score3(hand[0], hand[1], hand[2], self.wilds, self.cap)
+        return self.rows.score(hand)
 
     def value(self, hand: list[int]) -> float:
         wilds = WILDS[hand[0]] + WILDS[hand[1]] + WILDS[hand[2]] if self.wilds else 0
@@ -138,16 +137,15 @@ class ThirtyTwoHeuristic(Bot):
 
     def draw_value(self, hand: list[int], candidates: list[int]) -> float:
         """Mean score after drawing one of ``candidates`` and keeping the best three."""
+        if len(candidates) == 1:
+            return float(max(self.score(hand), *self.with_card(hand, candidates[0])))
+        return draw_mean(self.rows, hand, self.score(hand), candidates)
+
+    def with_card(self, hand: list[int], card: int) -> tuple[int, int, int]:
+        """The scores of ``card`` with each pair of ``hand``."""
         a, b, c = hand
         row = self.rows.row
-        ab, ac, bc = row(a, b), row(a, c), row(b, c)
-        now = ab[c]
-        if len(candidates) == 1:  # an itemgetter of one index gives an item, not a tuple
-            u = candidates[0]
-            return float(max(now, ab[u], ac[u], bc[u]))
-        pick = itemgetter(*candidates)
-        total: float = sum(map(max, repeat(now), pick(ab), pick(ac), pick(bc)))
-        return total / len(candidates)
+        return row(a, b)[card], row(a, c)[card], row(b, c)[card]
 
     # --- the decision -------------------------------------------------------------
     def choose(self, view: SeatView) -> Action:
@@ -158,7 +156,7 @@ class ThirtyTwoHeuristic(Bot):
         remembered = len(pile) == obs["discard_size"]
         known = {_parse(c) for seat_cards in obs["known"] for c in seat_cards}
         seen = set(hand) | set(pile) | known
-        unseen = [c for c in ALL_CARDS if c not in seen]
+        unseen = list(filterfalse(seen.__contains__, ALL_CARDS))
         if obs["phase"] == "discard":
             return self._discard(obs, hand, legal, unseen)
         if ("declare",) in legal and not self._hold_out(obs, hand, unseen):
@@ -166,7 +164,7 @@ class ThirtyTwoHeuristic(Bot):
         if ("knock",) in legal and self._should_knock(obs, hand, unseen, known):
             return ("knock",)
         top = pile[-1]
-        take_value = max(self.score([top, *pair]) for pair in _pairs(hand))
+        take_value = max(self.with_card(hand, top))
         # An empty stock is rebuilt from the pile under its top: those cards, if remembered.
         draw_pool = pile[:-1] if not obs["stock_size"] and remembered else unseen
         if not draw_pool or ("draw",) not in legal:
@@ -212,35 +210,38 @@ class ThirtyTwoHeuristic(Bot):
         opponents = [s for s in obs["in_hand"] if s != seat]
         counters = obs["counters"]
         turns_each = obs.get("hand_turns", 0) // max(1, len(obs["in_hand"]))
-        win_gain = 0.0
-        p_all_below = 1.0
-        lose_cost = 0.0
-        table = strength_table(self.wilds, self.cap)
+        typical = strength_table(self.wilds, self.cap)[min(turns_each + 1, MAX_DRAWS)]
+        table_q = typical[min(score, 36)]
+        samples = self.samples
+        sampled: list[Sampled] = []
+        by_seat = [(bool(obs["known"][opp]), min(3, counters[opp])) for opp in opponents]
         for opp in opponents:
-            known_cards = [_parse(c) for c in obs["known"][opp]]
-            if known_cards:  # what they took from the pile tells us more than the table
-                q = self._p_beats(score, unseen, known_cards, turns_each)
-            else:
-                q = table[min(turns_each + 1, MAX_DRAWS)][min(score, 36)]
-            p_all_below *= 1 - q
-            win_gain += min(3, counters[opp])
-            lose_cost += q * 3
-        lose_cost = min(lose_cost, counters[seat]) if p_all_below < 1 else 0.0
-        expected = p_all_below * win_gain - (1 - p_all_below) * lose_cost
-        return expected > self.margin * len(opponents)
+            # What they took from the pile tells us more than the table: random hands
+            # around those cards, improved by a draw per turn (a long hand, without wilds
+            # or a Thirty-two to end it, may outlast the unseen cards).
+            cards = [_parse(c) for c in obs["known"][opp]]
+            if cards:
+                draws = max(0, min(turns_each + 1, len(unseen) - (3 - len(cards))))
+                sampled.append((cards, draws, score))
 
-    def _p_beats(self, score: int, unseen: list[int], known: list[int], turns: int) -> float:
-        """Chance that one opponent ends the hand with ``score`` or more."""
-        rng, rows = self.rng, self.rows
-        hidden = 3 - len(known)
-        # A long hand (no wilds, no Thirty-two to end it) may outlast the unseen cards.
-        count = min(hidden + turns + 1, len(unseen))
-        hits = 0
-        for _ in range(self.samples):
-            cards = rng.sample(unseen, count)
-            if greedy_scores(rows, known + cards[:hidden], cards[hidden:], score)[-1] >= score:
-                hits += 1
-        return hits / self.samples
+        def knock_pays(beaten: list[int]) -> bool:
+            """With ``n`` opponents each beating us with chance ``q``, a knock wins
+            ``(1-q)^n`` of the time and collects from everyone, else pays each who beats
+            us; ``beaten`` counts the samples that beat us, for the opponents sampled."""
+            left = iter(beaten)
+            win_gain = 0.0
+            p_all_below = 1.0
+            lose_cost = 0.0
+            for sampled_opp, gain in by_seat:
+                q = next(left) / samples if sampled_opp else table_q
+                p_all_below *= 1 - q
+                win_gain += gain
+                lose_cost += q * 3
+            lose_cost = min(lose_cost, counters[seat]) if p_all_below < 1 else 0.0
+            expected = p_all_below * win_gain - (1 - p_all_below) * lose_cost
+            return expected > self.margin * len(opponents)
+
+        return sampled_decision(self.rows, self.rng, unseen, samples, sampled, knock_pays)
 
 
 def _pairs(hand: list[int]) -> list[list[int]]:

@@ -90,6 +90,18 @@ class Rng:
         self.state = s
         return pool[size - 1 : n - 1 : -1] if n else pool[::-1]
 
+    def advance(self, steps: int) -> None:
+        """Move on as ``steps`` calls of :meth:`below` would, in ``log2(steps)`` squarings
+        of the generator's step (an affine map: twice is ``x -> m*m*x + (m+1)*i``)."""
+        mult, inc, state = _MULT, _INC, self.state
+        while steps > 0:
+            if steps & 1:
+                state = (state * mult + inc) & _MASK64
+            inc = (inc * (mult + 1)) & _MASK64
+            mult = (mult * mult) & _MASK64
+            steps >>= 1
+        self.state = state
+
     def fork(self) -> Rng:
         """An independent generator seeded from this one."""
         return Rng(self.bits())
