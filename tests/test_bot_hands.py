@@ -78,6 +78,9 @@ def check_rows(rows: PairRows[Any], score: Score, size: int, seed: int) -> None:
         now = rows.score(hand) + rng.below(3) - 1
         plain_mean = sum(max(now, *(score(*p, u) for p in pairs(hand))) for u in unseen)
         assert draw_mean(rows, hand, now, unseen) == plain_mean / len(unseen)
+        card = unseen[0]
+        best = max(now, *(score(*p, card) for p in pairs(hand)))
+        assert draw_mean(rows, hand, now, [card]) == best
 
 
 def pairs(hand: list[int]) -> list[tuple[int, int]]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import repeat
-from operator import itemgetter
+from operator import itemgetter, mul
 from typing import Generic, TypeVar
 
 from tripletopper.engine import Rng
@@ -33,12 +33,13 @@ class PairRows(Generic[Score]):
     """``row(a, b)[c]`` is ``score(a, b, c)``; each pair's row is made once, by
     ``make(a, b)`` with ``a < b`` (the score of a hand does not depend on its order)."""
 
-    __slots__ = ("make", "rows", "size")
+    __slots__ = ("bytes", "make", "rows", "size")
 
     def __init__(self, size: int, make: Callable[[int, int], Sequence[Score]]) -> None:
         self.size = size
         self.make: Callable[[int, int], Sequence[Score]] = make
         self.rows: list[Sequence[Score] | None] = [None] * (size * size)
+        self.bytes: list[int] = [0] * (size * size)
 
     def row(self, a: int, b: int) -> Sequence[Score]:
         row = self.rows[a * self.size + b]
@@ -50,17 +51,46 @@ class PairRows(Generic[Score]):
     def score(self, hand: Sequence[int]) -> Score:
         return self.row(hand[0], hand[1])[hand[2]]
 
+    def row_bytes(self, a: int, b: int) -> int:
+        """The row as one int of a byte per card (little-endian) holding twice its score
+        (the scores are halves from 0 to 63.5)."""
+        packed = self.bytes[a * self.size + b]
+        if not packed:
+            twice = bytes(map(round, map(mul, repeat(2), self.row(a, b))))
+            if max(twice) >= 128:
+                raise ValueError("a score above 63.5 cannot be packed")
+            packed = int.from_bytes(twice, "little")
+            self.bytes[a * self.size + b] = self.bytes[b * self.size + a] = packed
+        return packed
+
 
 def draw_mean(
     pairs: PairRows[Score], hand: Sequence[int], now: float, candidates: Sequence[int]
 ) -> float:
     """The mean, over drawing each of ``candidates``, of the best of ``now`` and the hands
-    the card makes with two cards of ``hand`` (at least two candidates)."""
-    row = pairs.row
+    the card makes with two cards of ``hand``.
+
+    Every card's best is taken at once, on the rows packed a byte per card
+    (:meth:`PairRows.row_bytes`): twice a score is below 128, so setting a byte's top bit
+    and subtracting leaves it set where the first is at least the second."""
     a, b, c = hand
-    pick = itemgetter(*candidates)
-    total: float = sum(map(max, repeat(now), pick(row(a, b)), pick(row(a, c)), pick(row(b, c))))
-    return total / len(candidates)
+    packed = pairs.row_bytes
+    size = pairs.size
+    best = _byte_max(_byte_max(packed(a, b), packed(a, c), size), packed(b, c), size)
+    best = _byte_max(best, int.from_bytes(bytes([round(2 * now)]) * size, "little"), size)
+    twice = best.to_bytes(size, "little")
+    picked = itemgetter(*candidates)(twice) if len(candidates) > 1 else (twice[candidates[0]],)
+    return sum(picked) / 2 / len(candidates)
+
+
+def _byte_max(x: int, y: int, size: int) -> int:
+    """The bytewise maximum of two ints of ``size`` bytes below 128 each."""
+    high = _HIGH.get(size) or _HIGH.setdefault(size, int.from_bytes(b"\x80" * size, "little"))
+    first = ((((x | high) - y) & high) >> 7) * 255  # 255 where x's byte >= y's
+    return y ^ ((x ^ y) & first)
+
+
+_HIGH: dict[int, int] = {}
 
 
 def greedy_scores(

@@ -146,8 +146,8 @@ class ThirtyOneHeuristic(Bot):
 
     def draw_value(self, hand: list[int], now: float, candidates: list[int]) -> float:
         """Mean value after drawing one of ``candidates`` and keeping the best three."""
-        if len(candidates) < 2:
-            return max([now, *(self.best_with(hand, card) for card in candidates)])
+        if not candidates:
+            return now
         return draw_mean(self.rows, hand, now, candidates)
 
     def _discard(self, obs: dict[str, Any], hand: list[int], legal: list[Action]) -> Action:

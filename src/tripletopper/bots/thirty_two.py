@@ -137,8 +137,6 @@ class ThirtyTwoHeuristic(Bot):
 
     def draw_value(self, hand: list[int], candidates: list[int]) -> float:
         """Mean score after drawing one of ``candidates`` and keeping the best three."""
-        if len(candidates) == 1:
-            return float(max(self.score(hand), *self.with_card(hand, candidates[0])))
         return draw_mean(self.rows, hand, self.score(hand), candidates)
 
     def with_card(self, hand: list[int], card: int) -> tuple[int, int, int]:
