@@ -48,6 +48,9 @@ def position_name(position: int) -> str:
 def parse_position(text: str) -> int:
     """A position from its name (``"C7"``, case-insensitive)."""
     if isinstance(text, str):
+        found = _BY_NAME.get(text)  # as views write it
+        if found is not None:
+            return found
         found = _BY_NAME.get(text.strip().upper())
         if found is not None:
             return found
