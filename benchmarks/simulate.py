@@ -4,13 +4,17 @@ core, and what a second worker process adds.
 The machine may be shared and noisy, so each figure is measured in several rounds
 that interleave what is compared (random then medium, one worker then two), and
 the median and the spread (lowest - highest) of the rounds are printed, with the
-ratios taken inside each round.  Nothing is asserted: this script measures.
+ratios taken inside each round, and the load average before and after.  Nothing is
+asserted: this script measures.
 
 - one core: ``runner.simulate`` (bots choose through the bot contract, every action
-  is checked, no events are built), for ``--seconds`` per round;
+  is checked, no events are built), for ``--seconds`` of this process's CPU time per
+  round: actions per CPU second, which other processes sharing the core slow down
+  far less than actions per second of the wall clock (a busy machine still costs
+  some: caches, and a core shared between hyperthreads);
 - workers: the same ``analyze`` run (events on, the per-game metrics counted), sized
-  to take ``--pool-seconds`` on one worker process, on one and on two; the
-  speed-up is time(1) / time(2).
+  to take ``--pool-seconds`` on one worker process, on one and on two; the speed-up
+  is wall time(1) / wall time(2), which needs a second core free to mean anything.
 
     python benchmarks/simulate.py [--seconds 1] [--rounds 3] [--game NAME] [--pool-seconds 3]
 """
@@ -35,15 +39,15 @@ BOTS = ("random", "medium")
 
 
 def rate(name: str, bot: str, seconds: float, seed: int) -> float:
-    """Actions per second of ``bot`` at every seat, on this core, for about ``seconds``."""
+    """Actions per CPU second of ``bot`` at every seat, for about ``seconds`` of CPU."""
     game = GAMES[name](PLAYERS[name])
     actions = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
+    started = time.process_time()
+    while time.process_time() - started < seconds:
         report = simulate(game, [bot], 10, seed=seed)
         seed += 1
         actions += report.actions
-    return actions / (time.perf_counter() - started)
+    return actions / (time.process_time() - started)
 
 
 def spread(values: list[float], fmt: str) -> str:
@@ -51,7 +55,7 @@ def spread(values: list[float], fmt: str) -> str:
 
 
 def one_core(names: list[str], seconds: float, rounds: int) -> None:
-    print("One core, through the runner: actions/s, median (lowest - highest) of the rounds")
+    print("One core, through the runner: actions per CPU second, median (lowest - highest)")
     print(f"{'game':22} {'random':>26} {'medium':>24} {'medium/random':>14}")
     for name in names:
         rates: dict[str, list[float]] = {bot: [] for bot in BOTS}
@@ -99,9 +103,12 @@ def main() -> None:
     args = parser.parse_args()
     names = args.game or sorted(GAMES)
     print(f"Python {platform.python_version()} ({sys.implementation.name}), {os.cpu_count()} cores")
+    print(f"load average {os.getloadavg()[0]:.1f}")
     one_core(names, args.seconds, args.rounds)
+    print(f"load average {os.getloadavg()[0]:.1f}")
     for name in names:
         workers(name, args.pool_seconds, args.rounds)
+    print(f"load average {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

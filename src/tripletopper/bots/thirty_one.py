@@ -107,6 +107,8 @@ class ThirtyOneHeuristic(Bot):
         self.value3 = value3_trips if self.trips else value3
         self.discards = DiscardMemory(STANDARD)
         self.rows = pair_rows(self.trips)
+        # Built now, not at the first knock: a pool's workers fork with it built.
+        self.strength = strength_table(self.trips)
 
     def observe(self, events: list[Mapping[str, Any]]) -> None:
         self.discards.observe(events)
@@ -166,7 +168,7 @@ class ThirtyOneHeuristic(Bot):
         opponents = [s for s in obs["in_hand"] if s != seat]
         turns_each = obs["hand_turns"] // max(1, len(obs["in_hand"]))
         draws = min(turns_each + 1, MAX_DRAWS)
-        typical = strength_table(self.trips)[draws][min(SLOTS - 1, int(2 * now))]
+        typical = self.strength[draws][min(SLOTS - 1, int(2 * now))]
         samples = self.samples
         # Each opponent's chance to end with a hand worth at most ours: from the table, or
         # for one who took cards from the pile (that tells us more) from random hands

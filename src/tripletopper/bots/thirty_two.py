@@ -113,6 +113,8 @@ class ThirtyTwoHeuristic(Bot):
         self.cap = bool(game.options["cap_at_32"])
         self.discards = DiscardMemory(TRIPLE_TOPPER)
         self.rows = pair_rows(self.wilds, self.cap)
+        # Built now, not at the first knock: a pool's workers fork with it built.
+        self.strength = strength_table(self.wilds, self.cap)
 
     def observe(self, events: list[Mapping[str, Any]]) -> None:
         self.discards.observe(events)
@@ -208,7 +210,7 @@ class ThirtyTwoHeuristic(Bot):
         opponents = [s for s in obs["in_hand"] if s != seat]
         counters = obs["counters"]
         turns_each = obs.get("hand_turns", 0) // max(1, len(obs["in_hand"]))
-        typical = strength_table(self.wilds, self.cap)[min(turns_each + 1, MAX_DRAWS)]
+        typical = self.strength[min(turns_each + 1, MAX_DRAWS)]
         table_q = typical[min(score, 36)]
         samples = self.samples
         sampled: list[Sampled] = []
