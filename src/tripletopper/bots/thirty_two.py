@@ -152,13 +152,10 @@ class ThirtyTwoHeuristic(Bot):
         obs = view.observation()
         legal = view.legal_actions()
         hand = [_parse(c) for c in obs["hand"]]
-        pile = self.discards.pile(obs["discard_top"], obs["discard_size"])
-        remembered = len(pile) == obs["discard_size"]
-        known = {_parse(c) for seat_cards in obs["known"] for c in seat_cards}
-        seen = set(hand) | set(pile) | known
-        unseen = list(filterfalse(seen.__contains__, ALL_CARDS))
         if obs["phase"] == "discard":
-            return self._discard(obs, hand, legal, unseen)
+            return self._discard(obs, hand, legal)
+        pile, known, unseen = self._seen(obs, hand)
+        remembered = len(pile) == obs["discard_size"]
         if ("declare",) in legal and not self._hold_out(obs, hand, unseen):
             return ("declare",)
         if ("knock",) in legal and self._should_knock(obs, hand, unseen, known):
@@ -174,13 +171,20 @@ class ThirtyTwoHeuristic(Bot):
             return ("take",)
         return ("draw",)
 
-    def _discard(
-        self, obs: dict[str, Any], hand: list[int], legal: list[Action], unseen: list[int]
-    ) -> Action:
+    def _seen(self, obs: dict[str, Any], hand: list[int]) -> tuple[list[int], set[int], list[int]]:
+        """The discard pile as remembered, the cards known in other hands, the unseen cards."""
+        pile = self.discards.pile(obs["discard_top"], obs["discard_size"])
+        known = {_parse(c) for seat_cards in obs["known"] for c in seat_cards}
+        seen = set(hand) | set(pile) | known
+        return pile, known, list(filterfalse(seen.__contains__, ALL_CARDS))
+
+    def _discard(self, obs: dict[str, Any], hand: list[int], legal: list[Action]) -> Action:
         taken = _parse(obs["taken"]) if obs["taken"] else None
         _, throw = self.best_keep(hand, keep=taken)
         kept = [c for c in hand if c != throw]
-        if ("discard", throw, True) in legal and not self._hold_out(obs, kept, unseen):
+        if ("discard", throw, True) in legal and not self._hold_out(
+            obs, kept, self._seen(obs, hand)[2]
+        ):
             return ("discard", throw, True)
         return ("discard", throw, False)
 
