@@ -24,8 +24,10 @@ runs, and ``TABLE`` actions now and then.  Along the way:
   then buries under a new deal).  Event views themselves cannot be compared with a
   resample's: a showdown rightly shows hands that a resample deals differently.
 
-Each game's own invariants (its card accounting, exactly which cards are hidden
-where, its scoring) stay in ``tests/<game>/test_properties.py``.
+The generator's fast paths are checked the same way: ``Rng.sample`` draws what one
+``below`` per item draws, and ``Rng.advance(n)`` leaves the generator where ``n``
+draws would.  Each game's own invariants (its card accounting, exactly which cards
+are hidden where, its scoring) stay in ``tests/<game>/test_properties.py``.
 
 The games are chosen by plain seeds, so a failure names its variant and seed;
 ``HYPOTHESIS_PROFILE=thorough`` plays 125 games per variant instead of 8.
