@@ -7,8 +7,9 @@ code computes them, but fast:
 - :class:`PairRows` keeps, for each pair of cards met, the score of the pair with every
   third card, so that a hand's score is a list lookup (a per-process cache: the scores
   of a scoring mode never change); :func:`draw_mean` is the mean of a stock draw;
-- :func:`greedy_scores` plays a greedy player's draws, and :func:`greedy_reach`
-  samples opponents as ``rng.sample`` would and counts those who reach a score;
+- :func:`greedy_turn` plays a greedy player's draw (:func:`greedy_scores`, several),
+  and :func:`greedy_reach` samples opponents as ``rng.sample`` would and counts those
+  who reach a score;
 - :func:`sampled_decision` samples one opponent after another only until the decision
   that rests on the counts is settled, and moves the generator on as if it had sampled
   them all (``Rng.advance``), so the next decision draws what it would have.
@@ -93,30 +94,32 @@ def _byte_max(x: int, y: int, size: int) -> int:
 _HIGH: dict[int, int] = {}
 
 
-def greedy_scores(
-    pairs: PairRows[Score], hand: Sequence[int], draws: Sequence[int], enough: float = 99.0
-) -> list[Score]:
-    """A greedy player's score with ``hand``, then after each card of ``draws``: each
-    time the best of ``(a, b, card)``, ``(a, c, card)`` and ``(b, c, card)`` (the first
-    of equals) replaces the hand ``(a, b, c)`` when it scores more.  A score never falls,
-    so the list stops early at the first score of ``enough`` or more."""
-    rows, size, row = pairs.rows, pairs.size, pairs.row
+def greedy_turn(
+    pairs: PairRows[Score], a: int, b: int, c: int, best: Score, card: int
+) -> tuple[int, int, int, Score]:
+    """A greedy player's turn with ``card``: the best of ``(a, b, card)``, ``(a, c, card)``
+    and ``(b, c, card)`` (the first of equals) replaces the hand ``(a, b, c)`` scoring
+    ``best`` when it scores more; the hand kept and its score."""
+    rows, size = pairs.rows, pairs.size
+    ab = (rows[a * size + b] or pairs.row(a, b))[card]
+    ac = (rows[a * size + c] or pairs.row(a, c))[card]
+    bc = (rows[b * size + c] or pairs.row(b, c))[card]
+    if ab <= best and ac <= best and bc <= best:
+        return a, b, c, best
+    if ab >= ac and ab >= bc:
+        return a, b, card, ab
+    if ac >= bc:
+        return a, c, card, ac
+    return b, c, card, bc
+
+
+def greedy_scores(pairs: PairRows[Score], hand: Sequence[int], draws: Sequence[int]) -> list[Score]:
+    """A greedy player's score with ``hand``, then after each card of ``draws``."""
     a, b, c = hand
-    best = (rows[a * size + b] or row(a, b))[c]
+    best = pairs.row(a, b)[c]
     scores = [best]
     for card in draws:
-        if best >= enough:
-            break
-        ab = (rows[a * size + b] or row(a, b))[card]
-        ac = (rows[a * size + c] or row(a, c))[card]
-        bc = (rows[b * size + c] or row(b, c))[card]
-        if ab > best or ac > best or bc > best:
-            if ab >= ac and ab >= bc:
-                c, best = card, ab
-            elif ac >= bc:
-                b, c, best = c, card, ac
-            else:
-                a, b, c, best = b, c, card, bc
+        a, b, c, best = greedy_turn(pairs, a, b, c, best, card)
         scores.append(best)
     return scores
 
@@ -161,17 +164,7 @@ def greedy_reach(
             j = ((s >> 32) * n) >> 32
             n -= 1
             pool[j], pool[n] = pool[n], pool[j]
-            card = pool[n]
-            ab = (rows[a * size + b] or row(a, b))[card]
-            ac = (rows[a * size + c] or row(a, c))[card]
-            bc = (rows[b * size + c] or row(b, c))[card]
-            if ab > best or ac > best or bc > best:
-                if ab >= ac and ab >= bc:
-                    c, best = card, ab
-                elif ac >= bc:
-                    b, c, best = c, card, ac
-                else:
-                    a, b, c, best = b, c, card, bc
+            a, b, c, best = greedy_turn(pairs, a, b, c, best, pool[n])
         if best >= enough:
             reached += 1
         for _ in range(left):
