@@ -59,7 +59,7 @@ def strength_table(wilds: bool, cap: bool) -> tuple[tuple[float, ...], ...]:
     for _ in range(STRENGTH_SAMPLES):
         cards = rng.sample(ALL_CARDS, 3 + MAX_DRAWS)
         for t, best in enumerate(greedy_scores(rows, cards[:3], cards[3:])):
-            counts[t][int(best)] += 1
+            counts[t][best] += 1
     table = []
     for row in counts:
         survival, running = [0.0] * 37, 0
