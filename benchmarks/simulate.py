@@ -4,13 +4,23 @@ core, and what a second worker process adds.
 The machine may be shared and noisy, so each figure is measured in several rounds
 that interleave what is compared (random then medium, one worker then two), and
 the median and the spread (lowest - highest) of the rounds are printed, with the
-ratios taken inside each round.  Nothing is asserted: this script measures.
+ratios taken inside each round, and the load average before and after.  Nothing is
+asserted: this script measures.
 
 - one core: ``runner.simulate`` (bots choose through the bot contract, every action
-  is checked, no events are built), for ``--seconds`` per round;
+  is checked, no events are built), for ``--seconds`` of this process's CPU time per
+  round: actions per CPU second, which other processes sharing the core slow down
+  far less than actions per second of the wall clock (a busy machine still costs
+  some: caches, and a core shared between hyperthreads);
 - workers: the same ``analyze`` run (events on, the per-game metrics counted), sized
-  to take ``--pool-seconds`` on one worker process, on one and on two; the
-  speed-up is time(1) / time(2).
+  to take ``--pool-seconds`` on one worker process, on one and on two; the speed-up
+  is wall time(1) / wall time(2), which needs a second core free to mean anything.
+  Also the CPU the two-worker run spends (the workers' and this process's) against
+  the one-worker run's: what the pool itself costs (starting processes, sending
+  batches and rows, warming each worker up), which a busy machine does not blur;
+- the machine's own speed-up: a plain loop on one process and on two at once, next
+  to which the ``analyze`` speed-ups read (on a busy machine two processes may get
+  no more CPU than one).
 
     python benchmarks/simulate.py [--seconds 1] [--rounds 3] [--game NAME] [--pool-seconds 3]
 """
@@ -20,9 +30,11 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import resource
 import statistics
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 
 from tripletopper.analysis.run import Plan, run_plan
 from tripletopper.games import GAMES
@@ -35,15 +47,15 @@ BOTS = ("random", "medium")
 
 
 def rate(name: str, bot: str, seconds: float, seed: int) -> float:
-    """Actions per second of ``bot`` at every seat, on this core, for about ``seconds``."""
+    """Actions per CPU second of ``bot`` at every seat, for about ``seconds`` of CPU."""
     game = GAMES[name](PLAYERS[name])
     actions = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
+    started = time.process_time()
+    while time.process_time() - started < seconds:
         report = simulate(game, [bot], 10, seed=seed)
         seed += 1
         actions += report.actions
-    return actions / (time.perf_counter() - started)
+    return actions / (time.process_time() - started)
 
 
 def spread(values: list[float], fmt: str) -> str:
@@ -51,7 +63,7 @@ def spread(values: list[float], fmt: str) -> str:
 
 
 def one_core(names: list[str], seconds: float, rounds: int) -> None:
-    print("One core, through the runner: actions/s, median (lowest - highest) of the rounds")
+    print("One core, through the runner: actions per CPU second, median (lowest - highest)")
     print(f"{'game':22} {'random':>26} {'medium':>24} {'medium/random':>14}")
     for name in names:
         rates: dict[str, list[float]] = {bot: [] for bot in BOTS}
@@ -74,18 +86,53 @@ def workers(name: str, seconds: float, rounds: int) -> None:
     per_game = (time.perf_counter() - started) / probe.games
     games = max(40, round(seconds / per_game))
     plan = Plan(name, PLAYERS[name], bots=("medium",), games=games, seed=7)
-    speedups = []
+    speedups, costs = [], []
     for _ in range(rounds):
-        times = []
+        times, cpu = [], []
         for count in (1, 2):
-            started = time.perf_counter()
+            started, used = time.perf_counter(), cpu_seconds()
             run_plan(plan, workers=count)
             times.append(time.perf_counter() - started)
+            cpu.append(cpu_seconds() - used)
         speedups.append(times[0] / times[1])
+        costs.append(cpu[1] / cpu[0])
     print(
         f"analyze {name} (medium, {games} games, {times[0]:.1f} s on one worker): "
-        f"2 workers / 1 worker = {spread(speedups, '.2f')} x"
+        f"2 workers / 1 worker = {spread(speedups, '.2f')} x, "
+        f"CPU spent {spread(costs, '.2f')} x"
     )
+
+
+def spin(steps: int) -> int:
+    total = 0
+    for i in range(steps):
+        total += i * i
+    return total
+
+
+def machine(rounds: int) -> None:
+    """Wall time of a plain loop once against twice at once in two processes."""
+    steps = 5_000_000
+    speedups = []
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        list(pool.map(spin, [1, 1]))  # both workers started
+        for _ in range(rounds):
+            started = time.perf_counter()
+            spin(steps)
+            one = time.perf_counter() - started
+            started = time.perf_counter()
+            list(pool.map(spin, [steps, steps]))
+            speedups.append(2 * one / (time.perf_counter() - started))
+    print(f"the machine: a plain loop on 2 processes / on 1 = {spread(speedups, '.2f')} x")
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and of its finished child processes (pool workers)."""
+    me, children = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
 
 
 def main() -> None:
@@ -99,9 +146,14 @@ def main() -> None:
     args = parser.parse_args()
     names = args.game or sorted(GAMES)
     print(f"Python {platform.python_version()} ({sys.implementation.name}), {os.cpu_count()} cores")
+    print(f"load average {os.getloadavg()[0]:.1f}")
     one_core(names, args.seconds, args.rounds)
+    print(f"load average {os.getloadavg()[0]:.1f}")
+    machine(args.rounds)
     for name in names:
         workers(name, args.pool_seconds, args.rounds)
+    machine(args.rounds)
+    print(f"load average {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

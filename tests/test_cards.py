@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from tripletopper.cards import STANDARD, TRIPLE_TOPPER, long_name, wild_count
 from tripletopper.cards.standard import RANK, SUIT
+from tripletopper.cards.three_up import THREE_UP
 from tripletopper.cards.triple_topper import COLOR, NUMBER, SHAPE, WILDS
 from tripletopper.errors import CardError
 
@@ -44,6 +45,14 @@ def test_notation_round_trips(card):
 def test_bad_names_are_refused_clearly(bad):
     with pytest.raises(CardError, match="not a card of the Triple Topper deck"):
         TRIPLE_TOPPER.parse(bad)
+
+
+@pytest.mark.parametrize("deck", [STANDARD, TRIPLE_TOPPER, THREE_UP], ids=lambda d: d.name)
+def test_short_names_read_as_written_read_as_when_normalized(deck):
+    """A short name exactly as views write it is read without normalizing (a fast path):
+    it must be the card that the plain path (spaces around it, lower case) reads."""
+    for card, short in enumerate(deck.names):
+        assert deck.parse(short) == deck.parse(f" {short.lower()} ") == card
 
 
 def test_parse_passes_ints_through_and_refuses_other_types():

@@ -24,8 +24,10 @@ runs, and ``TABLE`` actions now and then.  Along the way:
   then buries under a new deal).  Event views themselves cannot be compared with a
   resample's: a showdown rightly shows hands that a resample deals differently.
 
-Each game's own invariants (its card accounting, exactly which cards are hidden
-where, its scoring) stay in ``tests/<game>/test_properties.py``.
+The generator's fast paths are checked the same way: ``Rng.sample`` draws what one
+``below`` per item draws, and ``Rng.advance(n)`` leaves the generator where ``n``
+draws would.  Each game's own invariants (its card accounting, exactly which cards
+are hidden where, its scoring) stay in ``tests/<game>/test_properties.py``.
 
 The games are chosen by plain seeds, so a failure names its variant and seed;
 ``HYPOTHESIS_PROFILE=thorough`` plays 125 games per variant instead of 8.
@@ -471,3 +473,41 @@ def test_every_option_that_changes_play_is_batched_or_said_not_to_be() -> None:
         wanted = {o.name for o in GAMES[name].options_schema} - NOT_PLAY.get(name, set())
         quiz_only = {o.name for o in GAMES[name].options_schema if o.requires}
         assert played | NOT_BATCHED.get(name, set()) | quiz_only >= wanted, name
+
+
+def plain_sample(rng: Rng, items: list[int], k: int) -> list[int]:
+    """``Rng.sample`` as its docstring defines it, one ``below`` at a time."""
+    pool, out = list(items), []
+    for _ in range(k):
+        j = rng.below(len(pool))
+        pool[j], pool[-1] = pool[-1], pool[j]
+        out.append(pool.pop())
+    return out
+
+
+def test_the_fast_rng_sample_draws_what_the_plain_one_draws() -> None:
+    """``Rng.sample`` (the LCG inlined) picks the same items in the same order and leaves
+    the generator where one ``below`` per item would: every game's deals rest on it."""
+    for seed in range(2000):
+        choice = random.Random(seed)
+        items = list(range(choice.randrange(60)))
+        k = choice.randint(0, len(items))
+        fast, plain = Rng(seed), Rng(seed)
+        assert fast.sample(items, k) == plain_sample(plain, items, k), (seed, len(items), k)
+        assert fast.state == plain.state
+    with pytest.raises(IndexError):
+        Rng(1).sample([1, 2], 3)
+
+
+def test_rng_advance_is_so_many_draws() -> None:
+    """``Rng.advance(n)`` (squarings of the generator's step) leaves the generator where
+    ``n`` draws would: bots skip the draws they no longer need with it."""
+    for seed in range(200):
+        steps = random.Random(seed).choice(
+            [0, 1, 2, 3, 7, 64, 1000, random.Random(seed).randrange(5000)]
+        )
+        fast, plain = Rng(seed), Rng(seed)
+        fast.advance(steps)
+        for _ in range(steps):
+            plain.below(10)
+        assert fast.state == plain.state, (seed, steps)

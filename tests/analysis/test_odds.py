@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from tripletopper.analysis.odds import draw_odds, flip_odds, knock_odds, open_lines
+from tripletopper.analysis.odds import draw_odds, flip_odds, knock_odds, knock_table, open_lines
 from tripletopper.cli import cli
 from tripletopper.games.memo_match import MemoMatch
 from tripletopper.games.thirty_one import ThirtyOne
@@ -55,15 +55,31 @@ def test_hands_are_three_cards_of_a_game_with_hand_values():
 
 def test_knock_table():
     low = knock_odds(T31, 3, [2, 4], samples=500)
-    assert low == {2: 0.0, 4: 0.0}  # every hand of three is worth more than 3 after a draw
+    assert low == {2: {1: 0.0, 2: 0.0}, 4: {1: 0.0, 2: 0.0, 3: 0.0, 4: 0.0}}  # 3 is the least
     table = knock_odds(T31, 25, [2, 3, 4], samples=1000, seed=1)
     assert table == knock_odds(T31, 25, [2, 3, 4], samples=1000, seed=1)
-    assert all(0.5 < chance < 1 for chance in table.values())
+    assert all(0.5 < chance < 1 for by_seat in table.values() for chance in by_seat.values())
     weaker = knock_odds(T31, 18, [2, 3, 4], samples=1000, seed=1)
-    assert all(weaker[n] <= table[n] for n in table)
-    # Thirty-Two: the knocker must beat everyone, harder with each more opponent.
-    beat = knock_odds(T32, 28, [3, 4, 5, 6], samples=1000)
-    assert beat[3] > beat[4] > beat[5] > beat[6] > 0
+    assert all(weaker[n][s] <= table[n][s] for n in table for s in table[n])
+    # Thirty-Two: the knocker must beat everyone, harder with each more opponent, and
+    # harder from a later seat (the opponents before it have drawn once more).
+    beat = knock_odds(T32, 28, [3, 4, 5, 6], samples=2000)
+    assert beat[3][1] > beat[4][1] > beat[5][1] > beat[6][1] > 0
+    assert beat[4][1] > beat[4][4]
+
+
+def test_knock_by_seat_on_a_stacked_deck():
+    """Thirty-One heads-up with every card known but 2S-6S: the opponent holds three of
+    them and draws once after the knock (seat 1), or also once before it (seat 2)."""
+    deck = T31.deck
+    left = deck.parse_many("2S 3S 4S 5S 6S")
+    known = [c for c in range(52) if c not in left]
+    table = knock_table(ThirtyOne(2), [14, 15], [2], known=known, samples=2000, seed=3)
+    # Seat 2: after two draws the opponent holds the best three of all five cards: 15.
+    assert table[2][2] == {14: 0.0, 15: 1.0}
+    # Seat 1: one draw, the best three of four of the five cards: 15 when 2S or 3S is the
+    # card left out, 14, 13 or 12 when it is 4S, 5S or 6S: a knock with 14 holds up 3/5.
+    assert table[2][1][15] == 1.0 and 0.5 < table[2][1][14] < 0.7
 
 
 def test_memo_match_flip_by_hand():

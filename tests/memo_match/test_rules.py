@@ -445,3 +445,11 @@ def test_solitaire_is_scored_by_turns():
     result = state.results()
     assert result.winners == () and result.scores == (3.0,)
     assert events[-1]["cleared"] is False and events[-1]["turns"] == 3
+
+
+def test_position_names_as_written_read_as_when_normalized():
+    """A position's name as views write it is read without normalizing (a fast path):
+    it must be the position the plain path (spaces around it, lower case) reads."""
+    for position in range(125):
+        name = position_name(position)
+        assert parse_position(name) == parse_position(f" {name.lower()} ") == position

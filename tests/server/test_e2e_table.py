@@ -502,3 +502,25 @@ def test_a_big_hand_on_a_phone_overlaps_in_one_row_instead_of_pushing_the_moves_
         ann.shot("e2e-phone-big-hand.png")
         assert rows == 1 and right <= width
         assert not ann.errors, ann.errors
+
+
+def test_a_thirty_one_table_with_hints_says_what_a_draw_and_the_take_make(browser, tmp_path):
+    with live_server(str(tmp_path), bot_delay=0.05) as base:
+        table_id, tokens = open_table(base, game="thirty-one", players=2, humans=1,
+                                      bots="medium", hints=True)  # fmt: skip
+        ann = Player(browser, f"{base}/t/{table_id}#seat={tokens[0]}", DESKTOP)
+        for _ in range(20):
+            obs = ann.my_turn(0)
+            assert obs is not None, "the game ended before a turn to draw"
+            if obs["phase"] == "turn":
+                break
+            version = ann.version()
+            thirty_one_turn(ann, obs)
+            ann.moved(version)
+        hints = ann.view()["hints"]
+        draw, take = hints["draw"], hints["take"]
+        text = ann.page.inner_text("#draw-hint")
+        assert f"with {draw['improve']} of {draw['unseen']} unseen cards" in text
+        assert f"({draw['mean']:.2f} on average)" in text
+        assert f"taking {take['card']} makes" in text
+        assert not ann.errors, ann.errors

@@ -663,3 +663,23 @@ def test_each_discard_previews_the_value_it_keeps_and_an_undeclared_31_counts_30
         "discard 2D declare": "keeps 31",
     }
     assert state.preview(("knock",), 0) is None
+
+
+def test_hints_give_the_draws_odds_and_the_take_from_what_the_seat_knows():
+    # Seat 1 holds AS KS 9H (21) and sees QS face up: of the 48 cards it has not seen,
+    # 10S and JS make 31, 9S makes 30 and 2S-8S add their pips: 10 improve the hand, and
+    # the mean after the draw is (2*31 + 30 + 7*21 + 35 + 38*21) / 48 = 22.33.  Seat 0
+    # holds 10S and JS, which seat 1 cannot see: they still count as unseen.
+    state = stacked(2, 0, [({1: "AS KS 9H", 0: "10S JS 2C"}, "QS", "")])
+    assert state.hints(1) == {
+        "draw": {"value": 21, "unseen": 48, "improve": 10, "mean": 22.33},
+        "take": {"card": "QS", "value": 31},
+    }
+    assert state.hints(0)["take"] == {"card": "QS", "value": 30}
+    assert state.hints(None) == {}
+    state = stacked(2, 0, [({1: "AS KS 9H", 0: "10S JS 2C"}, "3D", "")])
+    play(state, "take", "discard 9H")
+    # 3D now lies in seat 1's hand, known to the table, and 9H is face up: seat 0 has
+    # seen 5 cards (its hand, 3D, 9H).
+    assert state.hints(0)["draw"]["unseen"] == 47
+    assert state.hints(0)["take"] == {"card": "9H", "value": 20}

@@ -659,3 +659,19 @@ def test_each_discard_previews_the_score_and_the_wilds_it_keeps():
         "discard KB?": "keeps 20, 1 wild",
         "discard RC2 declare": "keeps 32, 4 wilds",
     }
+
+
+def test_hints_give_the_draws_odds_and_the_take_from_what_the_seat_knows():
+    state = stacked(
+        3, dealer=0, hands={1: "BS4 BS3 KS?", 2: "RC1 YH2 GT3", 0: "YC1 GS2 BT1"}, face_up="RS1"
+    )
+    # A Thirty-two cannot improve: every one of the 121 cards seat 1 has not seen keeps it.
+    assert state.hints(1) == {
+        "draw": {"value": 32, "unseen": 121, "improve": 0, "mean": 32.0},
+        "take": {"card": "RS1", "value": 32},
+    }
+    assert state.hints(None) == {}
+    play(state, "take", "discard BS3")
+    # RS1 now lies in seat 1's hand, known to the table, and BS3 is face up.
+    assert state.hints(2)["draw"]["unseen"] == 120
+    assert state.hints(2)["take"]["card"] == "BS3"

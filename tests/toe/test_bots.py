@@ -122,3 +122,46 @@ def test_accuracy_shows_in_simulations():
     assert report["seats"][0]["win_rate"] > report["seats"][1]["win_rate"] + 0.3
     final = play_game(game, [make_bot(s, game, i, 7) for i, s in enumerate(specs)], 7)
     assert final.is_terminal()
+
+
+def plain_cell_values(obs: dict, seat: int) -> list[float]:
+    """``ToeHeuristic.cell_values`` as first written: every line counted, cell by cell."""
+    from tripletopper.bots.toe import BLOCK, OWN
+    from tripletopper.games.toe import LINES, LINES_THROUGH
+
+    board = obs["board"]
+    me = "X" if obs["x"] == seat else "O"
+    mine, theirs = [0] * len(LINES), [0] * len(LINES)
+    for index, line in enumerate(LINES):
+        for cell in line:
+            if board[cell] == me:
+                mine[index] += 1
+            elif board[cell] != ".":
+                theirs[index] += 1
+    values = []
+    for cell, mark in enumerate(board):
+        value = 0.0
+        for index in LINES_THROUGH[cell]:
+            if not theirs[index]:
+                value += OWN[mine[index]]
+            if not mine[index]:
+                value += BLOCK[theirs[index]]
+        values.append(-1.0 if mark != "." else value)
+    return values
+
+
+def test_the_heuristics_cell_values_are_the_plain_ones():
+    """The fast ``cell_values`` (line worths summed by lookup, the last board remembered)
+    gives the plain values on every position of many seeded games, for both seats."""
+    game = Toe(2)
+    for seed in range(12):
+        state = game.new_state(seed)
+        bots = [make_bot("heuristic", game, seat, seed) for seat in range(2)]
+        rng = Rng(seed)
+        while not state.is_terminal():
+            for seat in range(2):
+                obs = state.observation(seat)
+                assert bots[seat].cell_values(obs) == plain_cell_values(obs, seat)
+                assert bots[seat].cell_values(obs) == plain_cell_values(obs, seat)  # remembered
+            legal = state.legal_actions()
+            state.apply(legal[rng.below(len(legal))])

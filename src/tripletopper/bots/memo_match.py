@@ -65,9 +65,10 @@ class MemoryBot(Bot):
         phase = obs["phase"]
         if phase == "spot":
             return self._spot(obs)
-        table = [parse_position(name) for name in obs["table"]]
+        table = list(map(parse_position, obs["table"]))
         face_up = {parse_position(p): _parse(c) for p, c in obs["face_up"].items() if c}
-        memory = {p: c for p, c in self.memory(view).items() if p in set(table)}
+        on_table = set(table)
+        memory = {p: c for p, c in self.memory(view).items() if p in on_table}
         memory.update(face_up)
         known = 0
         for card in memory.values():

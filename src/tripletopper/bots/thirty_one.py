@@ -26,10 +26,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
+from itertools import filterfalse
 from typing import Any, cast
 
 from tripletopper.bots.base import Bot, Playout, SampledView, SeatView
 from tripletopper.bots.discards import DiscardMemory
+from tripletopper.bots.hands import PairRows, Sampled, draw_mean, greedy_scores, sampled_decision
 from tripletopper.bots.ismcts import SearchSpec, standings_by, turns_taken
 from tripletopper.bots.levels import searching, sloppy
 from tripletopper.cards.standard import STANDARD
@@ -61,21 +63,12 @@ def strength_table(trips: bool) -> tuple[tuple[float, ...], ...]:
     """``table[t][k]``: the chance that a greedy player's hand is worth at most ``k / 2``
     after ``t`` draws (keeping the best three each time).  Built once per scoring mode
     from a fixed seed, so bots stay deterministic."""
-    value = value3_trips if trips else value3
     rng = Rng(20261122)
+    rows = pair_rows(trips)
     counts = [[0] * SLOTS for _ in range(MAX_DRAWS + 1)]
     for _ in range(STRENGTH_SAMPLES):
         cards = rng.sample(ALL_CARDS, 3 + MAX_DRAWS)
-        hand = cards[:3]
-        best = value(hand[0], hand[1], hand[2])
-        counts[0][int(2 * best)] += 1
-        for t in range(1, MAX_DRAWS + 1):
-            extra = cards[2 + t]
-            a, b, c = hand
-            for keep in ((a, b, extra), (a, c, extra), (b, c, extra)):
-                points = value(keep[0], keep[1], keep[2])
-                if points > best:
-                    hand, best = list(keep), points
+        for t, best in enumerate(greedy_scores(rows, cards[:3], cards[3:])):
             counts[t][int(2 * best)] += 1
     table = []
     for row in counts:
@@ -85,6 +78,13 @@ def strength_table(trips: bool) -> tuple[tuple[float, ...], ...]:
             cumulative[slot] = running / STRENGTH_SAMPLES
         table.append(tuple(cumulative))
     return tuple(table)
+
+
+@lru_cache(maxsize=2)
+def pair_rows(trips: bool) -> PairRows[float]:
+    """The values of hands under one scoring mode, by pair (shared by every bot)."""
+    value = value3_trips if trips else value3
+    return PairRows(52, lambda a, b: tuple(value(a, b, u) for u in ALL_CARDS))
 
 
 class ThirtyOneHeuristic(Bot):
@@ -106,6 +106,9 @@ class ThirtyOneHeuristic(Bot):
         self.trips = game.options["three_of_a_kind"] == "30.5"
         self.value3 = value3_trips if self.trips else value3
         self.discards = DiscardMemory(STANDARD)
+        self.rows = pair_rows(self.trips)
+        # Built now, not at the first knock: a pool's workers fork with it built.
+        self.strength = strength_table(self.trips)
 
     def observe(self, events: list[Mapping[str, Any]]) -> None:
         self.discards.observe(events)
@@ -116,8 +119,8 @@ class ThirtyOneHeuristic(Bot):
     def best_with(self, hand: list[int], card: int) -> float:
         """The best value of our three cards and ``card``, keeping ``card``."""
         a, b, c = hand
-        v = self.value3
-        return max(v(a, b, card), v(a, c, card), v(b, c, card))
+        row = self.rows.row
+        return max(row(a, b)[card], row(a, c)[card], row(b, c)[card])
 
     # --- the decision -------------------------------------------------------------
     def choose(self, view: SeatView) -> Action:
@@ -131,7 +134,7 @@ class ThirtyOneHeuristic(Bot):
         pile = self.discards.pile(obs["discard_top"], obs["discard_size"])
         known = {_parse(c) for seat_cards in obs["known"] for c in seat_cards}
         seen = set(hand) | set(pile) | known
-        unseen = [c for c in ALL_CARDS if c not in seen]
+        unseen = list(filterfalse(seen.__contains__, ALL_CARDS))
         now = obs["counts"]
         take_value = self.best_with(hand, pile[-1]) if pile else -1.0
         if DRAW not in legal:  # the stock is empty: take only what improves the hand
@@ -147,11 +150,7 @@ class ThirtyOneHeuristic(Bot):
         """Mean value after drawing one of ``candidates`` and keeping the best three."""
         if not candidates:
             return now
-        total = 0.0
-        for card in candidates:
-            best = self.best_with(hand, card)
-            total += best if best > now else now
-        return total / len(candidates)
+        return draw_mean(self.rows, hand, now, candidates)
 
     def _discard(self, obs: dict[str, Any], hand: list[int], legal: list[Action]) -> Action:
         best: tuple[float, int, int] | None = None
@@ -169,42 +168,38 @@ class ThirtyOneHeuristic(Bot):
         opponents = [s for s in obs["in_hand"] if s != seat]
         turns_each = obs["hand_turns"] // max(1, len(obs["in_hand"]))
         draws = min(turns_each + 1, MAX_DRAWS)
-        table = strength_table(self.trips)
-        slot = min(SLOTS - 1, int(2 * now))
-        p_alone_lowest = 1.0
+        typical = self.strength[draws][min(SLOTS - 1, int(2 * now))]
+        samples = self.samples
+        # Each opponent's chance to end with a hand worth at most ours: from the table, or
+        # for one who took cards from the pile (that tells us more) from random hands
+        # around those cards improved by greedy draws, sampled (``None`` here).
+        at_most: list[float | None] = []
+        sampled: list[Sampled] = []
         for opp in opponents:
             known = [_parse(c) for c in obs["known"][opp]]
-            # What they took from the pile tells us more than the table does.
-            p_at_most = self._p_at_most(now, known, unseen, draws) if known else table[draws][slot]
-            p_alone_lowest *= 1.0 - p_at_most
+            if not known:
+                at_most.append(typical)
+            elif len(unseen) < 3 - len(known) + draws:
+                at_most.append(0.5)
+            else:
+                at_most.append(None)
+                sampled.append((known, draws, now + 0.5))  # values go by half points
         lives = obs["lives"]
         tolerance = self.tolerance
         if lives[seat] == 2:  # one organ left: two lives would put us out, one would not
             tolerance *= 0.5
         tolerance += 0.05 * sum(1 for opp in opponents if lives[opp] == 1)
-        return p_alone_lowest <= tolerance
 
-    def _p_at_most(self, now: float, known: list[int], unseen: list[int], draws: int) -> float:
-        """Chance that an opponent holding ``known`` ends with a hand worth at most ``now``."""
-        rng = self.rng
-        hidden = 3 - len(known)
-        if len(unseen) < hidden + draws:
-            return 0.5
-        hits = 0
-        value = self.value3
-        for _ in range(self.samples):
-            cards = rng.sample(unseen, hidden + draws)
-            hand = known + cards[:hidden]
-            best = value(hand[0], hand[1], hand[2])
-            for extra in cards[hidden:]:
-                a, b, c = hand
-                for keep in ((a, b, extra), (a, c, extra), (b, c, extra)):
-                    points = value(keep[0], keep[1], keep[2])
-                    if points > best:
-                        hand, best = list(keep), points
-            if best <= now:
-                hits += 1
-        return hits / self.samples
+        def alone_lowest_rarely(above: list[int]) -> bool:
+            """Knock when the chance of being alone lowest is small enough; ``above``
+            counts the samples that end above us, for the opponents sampled."""
+            left = iter(above)
+            p_alone_lowest = 1.0
+            for p in at_most:
+                p_alone_lowest *= 1.0 - ((samples - next(left)) / samples if p is None else p)
+            return p_alone_lowest <= tolerance
+
+        return sampled_decision(self.rows, self.rng, unseen, samples, sampled, alone_lowest_rarely)
 
 
 class ThirtyOnePlayout(Playout):

@@ -26,10 +26,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
+from itertools import filterfalse
 from typing import Any, cast
 
 from tripletopper.bots.base import Bot, Playout, SampledView, SeatView
 from tripletopper.bots.discards import DiscardMemory
+from tripletopper.bots.hands import PairRows, Sampled, draw_mean, greedy_scores, sampled_decision
 from tripletopper.bots.ismcts import SearchSpec, standings_by, turns_taken
 from tripletopper.bots.levels import searching, sloppy
 from tripletopper.cards.triple_topper import COLOR, SHAPE, TRIPLE_TOPPER, WILDS
@@ -52,19 +54,11 @@ def strength_table(wilds: bool, cap: bool) -> tuple[tuple[float, ...], ...]:
     ``t`` draws (it keeps the best three each time).  Built once per scoring mode from a
     fixed seed, so bots stay deterministic."""
     rng = Rng(20261121)
+    rows = pair_rows(wilds, cap)
     counts = [[0] * 37 for _ in range(MAX_DRAWS + 1)]
     for _ in range(STRENGTH_SAMPLES):
         cards = rng.sample(ALL_CARDS, 3 + MAX_DRAWS)
-        hand = cards[:3]
-        best = score3(hand[0], hand[1], hand[2], wilds, cap)
-        counts[0][best] += 1
-        for t in range(1, MAX_DRAWS + 1):
-            extra = cards[2 + t]
-            a, b, c = hand
-            for keep in ((a, b, extra), (a, c, extra), (b, c, extra)):
-                points = score3(keep[0], keep[1], keep[2], wilds, cap)
-                if points > best:
-                    hand, best = list(keep), points
+        for t, best in enumerate(greedy_scores(rows, cards[:3], cards[3:])):
             counts[t][best] += 1
     table = []
     for row in counts:
@@ -76,20 +70,30 @@ def strength_table(wilds: bool, cap: bool) -> tuple[tuple[float, ...], ...]:
     return tuple(table)
 
 
-@lru_cache(maxsize=32768)
+# Scores split by variable: a pair fixes two thirds of each lookup key, so with wilds
+# a hand's score is COLOR_POINTS[pair's color key][u] + SHAPE_NUMBER[shape key][u] + numbers.
+_KEYS = range(0, 125, 5)
+COLOR_POINTS = {k: tuple(WILD_POINTS[k + COLOR[u]] for u in ALL_CARDS) for k in _KEYS}
+SHAPE_NUMBER = {k: tuple(WILD_POINTS[k + SHAPE[u]] + NVALUE[u] for u in ALL_CARDS) for k in _KEYS}
+
+
 def pair_scores(a: int, b: int, wilds: bool, cap: bool) -> tuple[int, ...]:
     """The score of ``{a, b, u}`` for every card ``u`` (0 where ``u`` is ``a`` or ``b``)."""
     if not wilds:
         return tuple(0 if u in (a, b) else score3(a, b, u, False, cap) for u in ALL_CARDS)
-    # Scores split by variable: the pair fixes two thirds of each lookup key.
-    ck, sk, numbers = C25[a] + C5[b], S25[a] + S5[b], NVALUE[a] + NVALUE[b]
+    colors, shapes = COLOR_POINTS[C25[a] + C5[b]], SHAPE_NUMBER[S25[a] + S5[b]]
+    numbers = NVALUE[a] + NVALUE[b]
     top = THIRTY_TWO if cap else 99
-    scores = [
-        min(top, WILD_POINTS[ck + COLOR[u]] + WILD_POINTS[sk + SHAPE[u]] + numbers + NVALUE[u])
-        for u in ALL_CARDS
-    ]
+    pairs = zip(colors, shapes, strict=True)
+    scores = [s if (s := x + y + numbers) < top else top for x, y in pairs]
     scores[a] = scores[b] = 0
     return tuple(scores)
+
+
+@lru_cache(maxsize=4)
+def pair_rows(wilds: bool, cap: bool) -> PairRows[int]:
+    """The scores of hands under one scoring mode, by pair (shared by every bot)."""
+    return PairRows(125, lambda a, b: pair_scores(a, b, wilds, cap))
 
 
 class ThirtyTwoHeuristic(Bot):
@@ -108,13 +112,16 @@ class ThirtyTwoHeuristic(Bot):
         self.wilds = not game.options["no_wilds"]
         self.cap = bool(game.options["cap_at_32"])
         self.discards = DiscardMemory(TRIPLE_TOPPER)
+        self.rows = pair_rows(self.wilds, self.cap)
+        # Built now, not at the first knock: a pool's workers fork with it built.
+        self.strength = strength_table(self.wilds, self.cap)
 
     def observe(self, events: list[Mapping[str, Any]]) -> None:
         self.discards.observe(events)
 
     # --- scoring helpers ---------------------------------------------------------
     def score(self, hand: list[int]) -> int:
-        return score3(hand[0], hand[1], hand[2], self.wilds, self.cap)
+        return self.rows.score(hand)
 
     def value(self, hand: list[int]) -> float:
         wilds = WILDS[hand[0]] + WILDS[hand[1]] + WILDS[hand[2]] if self.wilds else 0
@@ -132,32 +139,29 @@ class ThirtyTwoHeuristic(Bot):
 
     def draw_value(self, hand: list[int], candidates: list[int]) -> float:
         """Mean score after drawing one of ``candidates`` and keeping the best three."""
+        return draw_mean(self.rows, hand, self.score(hand), candidates)
+
+    def with_card(self, hand: list[int], card: int) -> tuple[int, int, int]:
+        """The scores of ``card`` with each pair of ``hand``."""
         a, b, c = hand
-        now = self.score(hand)
-        ab = pair_scores(min(a, b), max(a, b), self.wilds, self.cap)
-        ac = pair_scores(min(a, c), max(a, c), self.wilds, self.cap)
-        bc = pair_scores(min(b, c), max(b, c), self.wilds, self.cap)
-        total = sum(max(now, ab[u], ac[u], bc[u]) for u in candidates)
-        return total / len(candidates)
+        row = self.rows.row
+        return row(a, b)[card], row(a, c)[card], row(b, c)[card]
 
     # --- the decision -------------------------------------------------------------
     def choose(self, view: SeatView) -> Action:
         obs = view.observation()
         legal = view.legal_actions()
         hand = [_parse(c) for c in obs["hand"]]
-        pile = self.discards.pile(obs["discard_top"], obs["discard_size"])
-        remembered = len(pile) == obs["discard_size"]
-        known = {_parse(c) for seat_cards in obs["known"] for c in seat_cards}
-        seen = set(hand) | set(pile) | known
-        unseen = [c for c in ALL_CARDS if c not in seen]
         if obs["phase"] == "discard":
-            return self._discard(obs, hand, legal, unseen)
+            return self._discard(obs, hand, legal)
+        pile, known, unseen = self._seen(obs, hand)
+        remembered = len(pile) == obs["discard_size"]
         if ("declare",) in legal and not self._hold_out(obs, hand, unseen):
             return ("declare",)
         if ("knock",) in legal and self._should_knock(obs, hand, unseen, known):
             return ("knock",)
         top = pile[-1]
-        take_value = max(self.score([top, *pair]) for pair in _pairs(hand))
+        take_value = max(self.with_card(hand, top))
         # An empty stock is rebuilt from the pile under its top: those cards, if remembered.
         draw_pool = pile[:-1] if not obs["stock_size"] and remembered else unseen
         if not draw_pool or ("draw",) not in legal:
@@ -167,13 +171,20 @@ class ThirtyTwoHeuristic(Bot):
             return ("take",)
         return ("draw",)
 
-    def _discard(
-        self, obs: dict[str, Any], hand: list[int], legal: list[Action], unseen: list[int]
-    ) -> Action:
+    def _seen(self, obs: dict[str, Any], hand: list[int]) -> tuple[list[int], set[int], list[int]]:
+        """The discard pile as remembered, the cards known in other hands, the unseen cards."""
+        pile = self.discards.pile(obs["discard_top"], obs["discard_size"])
+        known = {_parse(c) for seat_cards in obs["known"] for c in seat_cards}
+        seen = set(hand) | set(pile) | known
+        return pile, known, list(filterfalse(seen.__contains__, ALL_CARDS))
+
+    def _discard(self, obs: dict[str, Any], hand: list[int], legal: list[Action]) -> Action:
         taken = _parse(obs["taken"]) if obs["taken"] else None
         _, throw = self.best_keep(hand, keep=taken)
         kept = [c for c in hand if c != throw]
-        if ("discard", throw, True) in legal and not self._hold_out(obs, kept, unseen):
+        if ("discard", throw, True) in legal and not self._hold_out(
+            obs, kept, self._seen(obs, hand)[2]
+        ):
             return ("discard", throw, True)
         return ("discard", throw, False)
 
@@ -203,48 +214,38 @@ class ThirtyTwoHeuristic(Bot):
         opponents = [s for s in obs["in_hand"] if s != seat]
         counters = obs["counters"]
         turns_each = obs.get("hand_turns", 0) // max(1, len(obs["in_hand"]))
-        win_gain = 0.0
-        p_all_below = 1.0
-        lose_cost = 0.0
-        table = strength_table(self.wilds, self.cap)
+        typical = self.strength[min(turns_each + 1, MAX_DRAWS)]
+        table_q = typical[min(score, 36)]
+        samples = self.samples
+        sampled: list[Sampled] = []
+        by_seat = [(bool(obs["known"][opp]), min(3, counters[opp])) for opp in opponents]
         for opp in opponents:
-            known_cards = [_parse(c) for c in obs["known"][opp]]
-            if known_cards:  # what they took from the pile tells us more than the table
-                q = self._p_beats(score, unseen, known_cards, turns_each)
-            else:
-                q = table[min(turns_each + 1, MAX_DRAWS)][min(score, 36)]
-            p_all_below *= 1 - q
-            win_gain += min(3, counters[opp])
-            lose_cost += q * 3
-        lose_cost = min(lose_cost, counters[seat]) if p_all_below < 1 else 0.0
-        expected = p_all_below * win_gain - (1 - p_all_below) * lose_cost
-        return expected > self.margin * len(opponents)
+            # What they took from the pile tells us more than the table: random hands
+            # around those cards, improved by a draw per turn (a long hand, without wilds
+            # or a Thirty-two to end it, may outlast the unseen cards).
+            cards = [_parse(c) for c in obs["known"][opp]]
+            if cards:
+                draws = max(0, min(turns_each + 1, len(unseen) - (3 - len(cards))))
+                sampled.append((cards, draws, score))
 
-    def _p_beats(self, score: int, unseen: list[int], known: list[int], turns: int) -> float:
-        """Chance that one opponent ends the hand with ``score`` or more."""
-        rng = self.rng
-        hidden = 3 - len(known)
-        hits = 0
-        for _ in range(self.samples):
-            # A long hand (no wilds, no Thirty-two to end it) may outlast the unseen cards.
-            cards = rng.sample(unseen, min(hidden + turns + 1, len(unseen)))
-            hand = known + cards[:hidden]
-            for extra in cards[hidden:]:
-                hand = self._improve(hand, extra)
-            if self.score(hand) >= score:
-                hits += 1
-        return hits / self.samples
+        def knock_pays(beaten: list[int]) -> bool:
+            """With ``n`` opponents each beating us with chance ``q``, a knock wins
+            ``(1-q)^n`` of the time and collects from everyone, else pays each who beats
+            us; ``beaten`` counts the samples that beat us, for the opponents sampled."""
+            left = iter(beaten)
+            win_gain = 0.0
+            p_all_below = 1.0
+            lose_cost = 0.0
+            for sampled_opp, gain in by_seat:
+                q = next(left) / samples if sampled_opp else table_q
+                p_all_below *= 1 - q
+                win_gain += gain
+                lose_cost += q * 3
+            lose_cost = min(lose_cost, counters[seat]) if p_all_below < 1 else 0.0
+            expected = p_all_below * win_gain - (1 - p_all_below) * lose_cost
+            return expected > self.margin * len(opponents)
 
-    def _improve(self, hand: list[int], card: int) -> list[int]:
-        """The best three of a hand and one more card (a greedy opponent's turn)."""
-        a, b, c = hand
-        wilds, cap = self.wilds, self.cap
-        best, best_score = hand, score3(a, b, c, wilds, cap)
-        for keep in ((a, b, card), (a, c, card), (b, c, card)):
-            points = score3(keep[0], keep[1], keep[2], wilds, cap)
-            if points > best_score:
-                best, best_score = list(keep), points
-        return best
+        return sampled_decision(self.rows, self.rng, unseen, samples, sampled, knock_pays)
 
 
 def _pairs(hand: list[int]) -> list[list[int]]:

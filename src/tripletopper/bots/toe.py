@@ -27,6 +27,7 @@ right with probability ``accuracy`` (default: a blind guess).
 from __future__ import annotations
 
 import math
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from tripletopper.bots.base import Bot, Playout, RandomBot, SampledView, SeatView
@@ -44,6 +45,10 @@ BLOCK = (0.0, 2.0, 9.0, 5_000.0)
 """Value of marking a cell of a line holding 0-3 of their marks and none of ours."""
 CRITICAL = 5_000.0
 QUIZ_ACTIONS = ("buzz", "answer")
+LINE_SLICES = [slice(line[0], line[3] + 1, line[1] - line[0]) for line in LINES]
+"""Each line's cells in a board string (a line's cells are evenly spaced)."""
+WORTH_THROUGH = [itemgetter(*LINES_THROUGH[cell]) for cell in range(64)]
+"""The lines through each cell, picked from a list by line."""
 
 
 class Asked(NamedTuple):
@@ -180,6 +185,9 @@ class ToeHeuristic(Bot):
         self.quiz = QuizPlayer(game, self.rng, accuracy, buzz, guess) if game.quiz else None
         self.wild_cost = wild_cost
         self.useful = useful
+        self.valued: tuple[str, str, list[float]] = ("", "", [])
+        """The last board and mark valued, and the values (a turn's draw and its play
+        see the same board)."""
 
     def reaction_time(self, view: SeatView) -> float:
         return _reaction_time(self.quiz, view)
@@ -209,31 +217,23 @@ class ToeHeuristic(Bot):
 
     # --- evaluation ------------------------------------------------------------------
     def cell_values(self, obs: dict[str, Any]) -> list[float]:
-        """The value of marking each free cell now (-1 for taken cells)."""
+        """The value of marking each free cell now (-1 for taken cells): the sum over the
+        lines through it of the line's worth (every worth is a whole number, so the sum
+        is exact in any order)."""
         board = obs["board"]
         me = "X" if obs["x"] == self.seat else "O"
-        mine = [0] * len(LINES)
-        theirs = [0] * len(LINES)
-        for index, line in enumerate(LINES):
-            for cell in line:
-                mark = board[cell]
-                if mark == me:
-                    mine[index] += 1
-                elif mark != ".":
-                    theirs[index] += 1
-        values = []
-        for cell, mark in enumerate(board):
-            if mark != ".":
-                values.append(-1.0)
-                continue
-            value = 0.0
-            for index in LINES_THROUGH[cell]:
-                m, t = mine[index], theirs[index]
-                if not t:
-                    value += OWN[m]
-                if not m:
-                    value += BLOCK[t]
-            values.append(value)
+        if self.valued[0] == board and self.valued[1] == me:
+            return self.valued[2]
+        worth = []
+        for marks in map(board.__getitem__, LINE_SLICES):
+            m = marks.count(me)
+            t = 4 - m - marks.count(".")
+            worth.append((0.0 if t else OWN[m]) + (0.0 if m else BLOCK[t]))
+        values = [
+            -1.0 if mark != "." else sum(getter(worth), 0.0)
+            for mark, getter in zip(board, WORTH_THROUGH, strict=True)
+        ]
+        self.valued = (board, me, values)
         return values
 
     def card_value(self, card: int, values: list[float]) -> float:

@@ -29,7 +29,7 @@ class Deck:
     names are always accepted, case-insensitively.
     """
 
-    __slots__ = ("_lookup", "max_words", "name", "names", "size")
+    __slots__ = ("_exact", "_lookup", "max_words", "name", "names", "size")
 
     def __init__(self, name: str, names: Sequence[str], aliases: Mapping[str, Card]) -> None:
         self.name = name
@@ -42,11 +42,17 @@ class Deck:
             lookup[alias] = card
             lookup[alias.replace(" ", "")] = card
         self._lookup = lookup
+        # Short names as views write them, read without normalizing (an alias wins).
+        self._exact = {
+            short: card for card, short in enumerate(self.names) if lookup[normalize(short)] == card
+        }
         self.max_words = max(len(key.split()) for key in lookup)
         """The most words a card's name takes (``ten of hearts``: 3)."""
 
     def parse(self, text: str | Card) -> Card:
         """Read one card from its short or long name (or pass a card int through)."""
+        if type(text) is str and text in self._exact:
+            return self._exact[text]
         if isinstance(text, int) and not isinstance(text, bool):
             if 0 <= text < self.size:
                 return text

@@ -8,11 +8,12 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from tripletopper.analysis.odds import draw_odds, flip_odds, knock_odds, open_lines
+from tripletopper.analysis.odds import draw_odds, knock_odds
 from tripletopper.cli.common import build_game
 from tripletopper.engine import Game
 from tripletopper.errors import TripleTopperError
-from tripletopper.games.memo_match import MemoMatch
+from tripletopper.games.memo_match import MemoMatch, flip_odds
+from tripletopper.games.toe import open_lines
 
 
 @click.command("odds", context_settings={"help_option_names": ["-h", "--help"]})
@@ -47,7 +48,7 @@ from tripletopper.games.memo_match import MemoMatch
     help="A game option, e.g. -o no_wilds=true.",
 )
 @click.option("--samples", type=click.IntRange(min=100), default=20_000, show_default=True,
-              help="Deals sampled per player count for the knock table.")  # fmt: skip
+              help="Deals sampled per player count and seat for the knock table.")  # fmt: skip
 def odds_command(
     game: str, hand: str, known: str, up: str | None, players: int | None,
     options: Sequence[str], samples: int,
@@ -62,7 +63,8 @@ def odds_command(
             show_lines(open_lines(hand), console)
         elif isinstance(the_game, MemoMatch):
             card = the_game.deck.parse(hand)
-            matching, unknown = flip_odds(the_game, card, the_game.deck.parse_many(known))
+            gone = the_game.deck.parse_many(known)
+            matching, unknown = flip_odds(the_game.variables, card, gone)
             console.print(
                 f"A random unknown card pairs with {the_game.deck.format(card)}: {matching} of "
                 f"{unknown} = {matching / unknown:.1%}"
@@ -98,12 +100,16 @@ def show_hand(
     if game.name == "thirty-one":
         counts = range(game.min_players, 7)
     held = knock_odds(game, odds.now, counts, hand, known, samples)
-    knock = Table(title=f"A knock with {odds.now:g} holds up (sampled, {samples} deals each)")
+    knock = Table(
+        title=f"A knock with {odds.now:g} on your first turn holds up, by your seat in the "
+        f"order of play (1: first after the dealer; sampled, {samples} deals each)"
+    )
     knock.add_column("players", justify="right")
-    knock.add_column("holds up", justify="right")
-    for count, chance in held.items():
+    for seat in range(1, max(counts) + 1):
+        knock.add_column(f"seat {seat}", justify="right")
+    for count, by_seat in held.items():
         mark = " <" if count == players else ""
-        knock.add_row(f"{count}{mark}", f"{chance:.1%}")
+        knock.add_row(f"{count}{mark}", *(f"{chance:.1%}" for chance in by_seat.values()))
     console.print(knock)
 
 

@@ -75,15 +75,32 @@ class Rng:
             items[i], items[j] = items[j], items[i]
 
     def sample(self, items: Sequence[T], k: int) -> list[T]:
-        """``k`` distinct items in random order."""
+        """``k`` distinct items in random order: ``j = below(len(pool))`` swapped to the
+        end and popped, ``k`` times (:meth:`below` inlined, as bots sample in loops)."""
         pool = list(items)
-        below = self.below
-        out = []
-        for _ in range(k):
-            j = below(len(pool))
-            pool[j], pool[-1] = pool[-1], pool[j]
-            out.append(pool.pop())
-        return out
+        size = n = len(pool)
+        if k > n:
+            raise IndexError(f"a sample of {k} from {n} items")
+        s = self.state
+        for _ in range(k):  # the end of the pool is the sample, its last item drawn first
+            s = (s * _MULT + _INC) & _MASK64
+            j = ((s >> 32) * n) >> 32
+            n -= 1
+            pool[j], pool[n] = pool[n], pool[j]
+        self.state = s
+        return pool[size - 1 : n - 1 : -1] if n else pool[::-1]
+
+    def advance(self, steps: int) -> None:
+        """Move on as ``steps`` calls of :meth:`below` would, in ``log2(steps)`` squarings
+        of the generator's step (an affine map: twice is ``x -> m*m*x + (m+1)*i``)."""
+        mult, inc, state = _MULT, _INC, self.state
+        while steps > 0:
+            if steps & 1:
+                state = (state * mult + inc) & _MASK64
+            inc = (inc * (mult + 1)) & _MASK64
+            mult = (mult * mult) & _MASK64
+            steps >>= 1
+        self.state = state
 
     def fork(self) -> Rng:
         """An independent generator seeded from this one."""

@@ -5,6 +5,7 @@ share (cards or notation); positions are named by :func:`position_name`.
 """
 
 from tripletopper.games.memo_match.layout import (
+    flip_odds,
     matching_variables,
     parse_position,
     position_name,
@@ -16,6 +17,7 @@ __all__ = [
     "MemoMatch",
     "MemoMatchState",
     "describe_event",
+    "flip_odds",
     "matching_variables",
     "parse_position",
     "position_name",

@@ -22,6 +22,7 @@ anything in its own variable only):
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from tripletopper.cards.deck import Card
@@ -48,6 +49,9 @@ def position_name(position: int) -> str:
 def parse_position(text: str) -> int:
     """A position from its name (``"C7"``, case-insensitive)."""
     if isinstance(text, str):
+        found = _BY_NAME.get(text)  # as views write it
+        if found is not None:
+            return found
         found = _BY_NAME.get(text.strip().upper())
         if found is not None:
             return found
@@ -130,3 +134,19 @@ class PairParam(Param):
         if at + 2 > len(tokens):
             raise MalformedActionError(f"{self.name} needs two positions, like 'A1 C7'")
         return self.from_wire(tokens[at : at + 2]), at + 2
+
+
+def flip_odds(variables: bytes, face_up: Card, known: Iterable[Card] = ()) -> tuple[int, int]:
+    """``(matching, unknown)`` cards for a second flip after ``face_up``: ``known`` are the
+    cards that cannot turn up at a random unknown position (taken, face up, or remembered
+    where they lie); the chance that a random unknown card pairs with ``face_up`` is
+    ``matching / unknown``.  ``variables`` is ``VARIABLES[wilds]``.
+
+    >>> flip_odds(VARIABLES[True], TRIPLE_TOPPER.parse("RC1"))  # 7 match all three, 36 two
+    (43, 124)
+    """
+    gone = {face_up, *known}
+    base = face_up * DECK_SIZE
+    unknown = [c for c in range(DECK_SIZE) if c not in gone]
+    matching = sum(1 for c in unknown if variables[base + c] >= MATCH)
+    return matching, len(unknown)

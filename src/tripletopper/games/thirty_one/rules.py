@@ -54,6 +54,7 @@ from tripletopper.engine import (
     State,
     Stock,
 )
+from tripletopper.games.draw_odds import draw_hints
 from tripletopper.games.thirty_one.narration import describe_event
 from tripletopper.games.thirty_one.scoring import (
     CARD_VALUE,
@@ -633,6 +634,20 @@ class ThirtyOneState(State):
                 declarable = self.phase == CHECK and seat in self.pending
                 obs["counts"] = DEAD_31 if value == THIRTY_ONE and not declarable else value
         return obs
+
+    def hints(self, seat: int | None) -> dict[str, Any]:
+        """Before a seat in the hand draws or takes (in the turn phase, its turn or not):
+        the exact odds of a stock draw and the value of taking the face-up card
+        (``games/draw_odds.py``), from the cards the seat knows only."""
+        if seat is None or self.phase != TURN or seat not in self.seats_in:
+            return {}
+        hand = self.hands[seat]
+        if len(hand) != 3:
+            return {}
+        game = self.game
+        up = self.pile[-1] if self.pile else None
+        seen = {*hand, *self.public, *([] if up is None else [up])}
+        return draw_hints(game.value, game.deck.names, hand, seen, up, self.stock.size > 0)
 
     def stats(self) -> dict[str, float]:
         return {

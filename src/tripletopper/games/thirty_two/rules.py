@@ -41,6 +41,7 @@ from tripletopper.engine import (
     State,
     Stock,
 )
+from tripletopper.games.draw_odds import draw_hints
 from tripletopper.games.thirty_two.narration import describe_event
 from tripletopper.games.thirty_two.scoring import (
     NVALUE,
@@ -565,6 +566,21 @@ class ThirtyTwoState(State):
                 obs["score"] = game.score(hand)
                 obs["thirty_two"] = obs["score"] >= THIRTY_TWO
         return obs
+
+    def hints(self, seat: int | None) -> dict[str, Any]:
+        """Before a seat in the hand draws or takes (in the turn phase, its turn or not):
+        the exact odds of a stock draw and the value of taking the face-up card
+        (``games/draw_odds.py``), from the cards the seat knows only."""
+        if seat is None or self.phase != TURN or seat not in self.seats_in:
+            return {}
+        hand = self.hands[seat]
+        if len(hand) != 3:
+            return {}
+        game = self.game
+        up = self.pile[-1] if self.pile else None
+        seen = {*hand, *self.public, *([] if up is None else [up])}
+        drawable = self.stock.size > 0 or len(self.pile) > 1  # an empty stock is rebuilt
+        return draw_hints(game.score, game.deck.names, hand, seen, up, drawable)
 
     def stats(self) -> dict[str, float]:
         return {"hands": self.hand_no, "turns": self.turns}

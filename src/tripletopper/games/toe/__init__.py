@@ -13,6 +13,7 @@ from tripletopper.games.toe.board import (
     LINES_THROUGH,
     NATURAL,
     cell_of,
+    open_lines,
 )
 from tripletopper.games.toe.narration import describe_event
 from tripletopper.games.toe.questions import (
@@ -41,5 +42,6 @@ __all__ = [
     "ToeState",
     "cell_of",
     "describe_event",
+    "open_lines",
     "parse_bank",
 ]

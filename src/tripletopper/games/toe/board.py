@@ -92,3 +92,23 @@ LINES_THROUGH: tuple[tuple[int, ...], ...] = tuple(
     tuple(i for i, line in enumerate(LINES) if cell in line) for cell in range(CELLS)
 )
 """For each cell, the indices of the lines through it (7 for a corner or a centre cell, 4 else)."""
+
+
+def open_lines(board: str) -> dict[str, list[int]]:
+    """For ``X`` and ``O``, how many lines hold none of the other's marks, by how many of
+    their own marks they hold (0-4); ``board`` is 64 characters ``X``, ``O`` or ``.`` in
+    cell order (``ToeState.board_text()``).
+
+    >>> open_lines("." * 64)["X"]
+    [76, 0, 0, 0, 0]
+    """
+    text = board.strip().upper()
+    if len(text) != CELLS or set(text) - set("XO."):
+        raise ValueError("a Toe board is 64 characters X, O or . in cell order")
+    out = {"X": [0] * 5, "O": [0] * 5}
+    for line in LINES:
+        marks = [text[cell] for cell in line]
+        for side, other in (("X", "O"), ("O", "X")):
+            if other not in marks:
+                out[side][marks.count(side)] += 1
+    return out

@@ -106,6 +106,20 @@ export function otherHand(ctx, known, size) {
   return hand;
 }
 
+// At a table with hints (Thirty-One, Thirty-Two), before you draw or take: what a stock draw
+// and the face-up card would make of your hand, from the cards you know; else null.
+export function drawHint(ctx, format = (v) => `${v}`) {
+  const hints = ctx.hints || {};
+  const parts = [];
+  if (hints.draw) {
+    const { value, unseen, improve, mean } = hints.draw;
+    parts.push(`a draw improves your ${format(value)} with ${improve} of ${unseen} unseen cards (${mean.toFixed(2)} on average)`);
+  }
+  if (hints.take) parts.push(`taking ${hints.take.card} makes ${format(hints.take.value)}`);
+  if (!parts.length) return null;
+  return ctx.el("div", { class: "hint draw-hint", id: "draw-hint" }, `Hint: ${parts.join("; ")}.`);
+}
+
 // A labelled spot on the table (the stock, a pile...).
 export function spot(ctx, label, ...content) {
   return ctx.el("div", { class: "spot" }, ctx.el("div", { class: "pile-label" }, label), ...content);

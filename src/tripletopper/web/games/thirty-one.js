@@ -5,7 +5,7 @@
 // discard buttons, each with the value it keeps; and how the last hand was settled (held on
 // screen after each hand, shown at the end).  With manual_31 a click that throws away a
 // declarable 31 asks first.  Built only from the observation the server sent to this seat.
-import { badge, clickable, declareGuard, handCard, handRow, legalBy, otherHand, playerBox, plural, spot } from "/static/games/parts.js";
+import { badge, clickable, declareGuard, drawHint, handCard, handRow, legalBy, otherHand, playerBox, plural, spot } from "/static/games/parts.js";
 
 const ORGANS = ["liver", "kidneys", "heart"];
 const NS = "http://www.w3.org/2000/svg";
@@ -99,7 +99,7 @@ export function render(root, obs, ctx) {
       if (obs.counts !== obs.value) score += ` (an undeclared 31: it counts ${value(obs.counts)})`;
       else if (obs.value === 31) score += " - THIRTY-ONE!";
     }
-    middle.append(el("div", { class: "your-hand" }, el("div", { class: "score", id: "hand-score" }, score), hand));
+    middle.append(el("div", { class: "your-hand" }, el("div", { class: "score", id: "hand-score" }, score), drawHint(ctx, value), hand));
   }
   if (obs.last_hand && !obs.result) {
     const box = el("details", { class: "last-hand" }, el("summary", {}, `How hand ${obs.last_hand.hand} ended`));

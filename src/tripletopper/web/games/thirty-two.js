@@ -4,7 +4,7 @@
 // score it keeps.  A discard that would throw away a declarable Thirty-two asks first.  The
 // last hand's showdown (hands, scores, who paid whom) is held on screen after each hand and
 // shown at the end.  Built only from the observation the server sent to this seat.
-import { badge, clickable, declareGuard, handCard, handRow, legalBy, otherHand, playerBox, plural, spot } from "/static/games/parts.js";
+import { badge, clickable, declareGuard, drawHint, handCard, handRow, legalBy, otherHand, playerBox, plural, spot } from "/static/games/parts.js";
 
 export function render(root, obs, ctx) {
   const { el, clear, cards } = ctx;
@@ -53,7 +53,7 @@ export function render(root, obs, ctx) {
     const score = "score" in obs
       ? `Your hand scores ${obs.score}${obs.thirty_two ? " - a Thirty-two!" : ""} · ${plural(obs.wilds, "wild")}`
       : `${plural(obs.wilds, "wild")} · discard one: each card says what the others keep`;
-    middle.append(el("div", { class: "your-hand" }, el("div", { class: "score", id: "hand-score" }, score), hand));
+    middle.append(el("div", { class: "your-hand" }, el("div", { class: "score", id: "hand-score" }, score), drawHint(ctx), hand));
   }
   root.append(middle);
   if (obs.last_hand && !obs.result) {
