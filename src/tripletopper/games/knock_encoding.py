@@ -7,6 +7,7 @@ argument-less actions, then ``discard`` of every card of the deck without and wi
 
 from __future__ import annotations
 
+from collections.abc import Container, Iterable, MutableSequence, Sequence
 from typing import ClassVar
 
 from tripletopper.cards.deck import Deck
@@ -46,9 +47,11 @@ class KnockEncoding(Encoding):
         cls.lookup = card_lookup(cls.deck)
         cls.actions = len(cls.plain) + 2 * cls.deck.size
         cls._plain_index = {kind: i for i, kind in enumerate(cls.plain)}
+        cls._at = cls.layout.offset
 
     lookup: ClassVar[dict[str, int]]
     _plain_index: ClassVar[dict[str, int]]
+    _at: ClassVar[dict[str, int]]
 
     def action_to_index(self, action: Action, obs: Observation | None) -> int:
         if action[0] == "discard" and len(action) == 3 and 0 <= action[1] < self.deck.size:
@@ -83,3 +86,48 @@ class KnockEncoding(Encoding):
         f.per_seat("hand_sizes", obs["hand_sizes"], 4)
         f.put("piles", 0, obs["stock_size"] / size)
         f.put("piles", 1, obs["discard_size"] / size)
+
+    def fast_shared(
+        self, out: MutableSequence[float], me: int, players: int, *,
+        hand: Sequence[int] | None, hands: Sequence[Sequence[int]], public: Container[int],
+        pile: Sequence[int], taken: int, phase: int, turn: int | None, dealer: int,
+        knocker: int, seats_in: Iterable[int], gone: Iterable[int], stock_size: int,
+    ) -> None:  # fmt: skip
+        """What :meth:`write_shared` writes, from the fields the observation is built of:
+        the seat's own ``hand`` (None when its observation has none), every hand's cards
+        that are ``public``, the squared ``pile``'s top and size, ``taken`` (-1: none),
+        ``knocker`` (-1: none), the seats ``gone`` (out of the game)."""
+        at = self._at
+        size = self.deck.size
+        if hand is not None:
+            base = at["hand"]
+            for card in hand:
+                out[base + card] = 1.0
+        if pile:
+            out[at["discard_top"] + pile[-1]] = 1.0
+        if taken >= 0:
+            out[at["taken"] + taken] = 1.0
+        known = at["known"]
+        for seat, cards in enumerate(hands):
+            base = known + (seat - me) % players * size
+            for card in cards:
+                if card in public:
+                    out[base + card] = 1.0
+        out[at["phase"] + phase] = 1.0
+        if turn is not None:
+            out[at["turn"] + (turn - me) % players] = 1.0
+        out[at["dealer"] + (dealer - me) % players] = 1.0
+        if knocker >= 0:
+            out[at["knocker"] + (knocker - me) % players] = 1.0
+        base = at["in_hand"]
+        for seat in seats_in:
+            out[base + (seat - me) % players] = 1.0
+        base = at["out"]
+        for seat in gone:
+            out[base + (seat - me) % players] = 1.0
+        base = at["hand_sizes"]
+        for seat, cards in enumerate(hands):
+            if cards:
+                out[base + (seat - me) % players] = len(cards) / 4
+        out[at["piles"]] = stock_size / size
+        out[at["piles"] + 1] = len(pile) / size
