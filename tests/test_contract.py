@@ -342,10 +342,14 @@ def fast_tensor(spec: Encoding, state: State, seat: int) -> list[float]:
 
 
 def check_encoding(spec: Encoding, state: State) -> None:
-    """The fast path writes, for every seat, exactly what the observation's features are."""
+    """The fast path writes, for every seat, exactly what the observation's features are;
+    a relative space's context is a part of the observation."""
     for seat in range(state.game.players):
+        obs = state.observation(seat)
+        if spec.relative:
+            assert spec.context(state, seat).items() <= obs.items()
         plain = [0.0] * spec.layout.size
-        features = spec.features(state.observation(seat))
+        features = spec.features(obs)
         for index, value in zip(features.index, features.value, strict=True):
             plain[index] = value
         assert fast_tensor(spec, state, seat) == plain, f"seat {seat}: fast path differs"
