@@ -79,13 +79,19 @@ class Encoder:
     def legal_indices(self, state: State, seat: int) -> list[int]:
         """The indices of ``seat``'s legal actions (in ``legal_summary`` order)."""
         spec = self.spec
+        summary = state.legal_summary(seat)
+        known = self._index
+        if not spec.relative:
+            try:  # the common case: plain actions, all met before
+                return [known[entry] for entry in summary]  # type: ignore[index]
+            except (KeyError, TypeError):  # a pattern, or an action met for the first time
+                pass
         obs = spec.context(state, seat) if spec.relative else None
-        known = None if spec.relative else self._index
         out: list[int] = []
-        for entry in state.legal_summary(seat):
+        for entry in summary:
             if isinstance(entry, ActionPattern):
                 out.extend(spec.pattern_indices(entry, obs))
-            elif known is None:
+            elif spec.relative:
                 out.append(spec.action_to_index(entry, obs))
             else:
                 index = known.get(entry)

@@ -14,8 +14,7 @@ as no rule reads them.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, MutableSequence
+from collections.abc import Iterable, MutableSequence, Sequence
 from itertools import combinations_with_replacement
 
 from tripletopper.cards.three_up import RANK, RANK_NAMES, THREE_UP, TOP_RANK
@@ -197,13 +196,22 @@ class ThreeUpThreeDownEncoding(Encoding):
     @staticmethod
     def _values(out: Features, block: str, names: Iterable[str], scale: float, at: int = 0) -> None:
         """Count cards per value (several copies add up at one index)."""
-        for rank, count in Counter(_RANK_OF[name] for name in names).items():
+        for rank, count in _per_value(map(_RANK_OF.__getitem__, names)).items():
             out.put(block, at + rank - 1, count / scale)
 
 
 def _count_values(
-    out: MutableSequence[float], base: int, cards: Iterable[int], scale: float
+    out: MutableSequence[float], base: int, cards: Sequence[int], scale: float
 ) -> None:
     """``_values`` of the cards themselves (the fast path)."""
-    for rank, count in Counter(RANK[card] for card in cards).items():
-        out[base + rank - 1] = count / scale
+    if cards:
+        for rank, count in _per_value(map(RANK.__getitem__, cards)).items():
+            out[base + rank - 1] = count / scale
+
+
+def _per_value(ranks: Iterable[int]) -> dict[int, int]:
+    """How many of each value (a Counter is slower for a few cards)."""
+    counts: dict[int, int] = {}
+    for rank in ranks:
+        counts[rank] = counts.get(rank, 0) + 1
+    return counts
