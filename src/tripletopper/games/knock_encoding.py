@@ -7,8 +7,8 @@ argument-less actions, then ``discard`` of every card of the deck without and wi
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable, MutableSequence, Sequence
-from typing import ClassVar
+from collections.abc import Iterable, MutableSequence
+from typing import ClassVar, Protocol
 
 from tripletopper.cards.deck import Deck
 from tripletopper.engine.actions import Action
@@ -88,46 +88,61 @@ class KnockEncoding(Encoding):
         f.put("piles", 1, obs["discard_size"] / size)
 
     def fast_shared(
-        self, out: MutableSequence[float], me: int, players: int, *,
-        hand: Sequence[int] | None, hands: Sequence[Sequence[int]], public: Container[int],
-        pile: Sequence[int], taken: int, phase: int, turn: int | None, dealer: int,
-        knocker: int, seats_in: Iterable[int], gone: Iterable[int], stock_size: int,
+        self, out: MutableSequence[float], state: KnockState, me: int, holds: bool,
+        turn: int | None, gone: Iterable[int], stock_size: int,
     ) -> None:  # fmt: skip
-        """What :meth:`write_shared` writes, from the fields the observation is built of:
-        the seat's own ``hand`` (None when its observation has none), every hand's cards
-        that are ``public``, the squared ``pile``'s top and size, ``taken`` (-1: none),
-        ``knocker`` (-1: none), the seats ``gone`` (out of the game)."""
+        """What :meth:`write_shared` writes, from the state's fields that the observation
+        is built of; the game says whether ``me`` ``holds`` a hand in its observation,
+        whose turn its observation names, the seats ``gone`` (out of the game) and the
+        stock's size."""
         at = self._at
         size = self.deck.size
-        if hand is not None:
+        players = len(state.hands)
+        hands = state.hands
+        if holds:
             base = at["hand"]
-            for card in hand:
+            for card in hands[me]:
                 out[base + card] = 1.0
+        pile = state.pile
         if pile:
             out[at["discard_top"] + pile[-1]] = 1.0
-        if taken >= 0:
-            out[at["taken"] + taken] = 1.0
+        if state.taken >= 0:
+            out[at["taken"] + state.taken] = 1.0
+        public = state.public
         known = at["known"]
+        sizes = at["hand_sizes"]
         for seat, cards in enumerate(hands):
-            base = known + (seat - me) % players * size
+            rel = (seat - me) % players
+            if cards:
+                out[sizes + rel] = len(cards) / 4
+            base = known + rel * size
             for card in cards:
                 if card in public:
                     out[base + card] = 1.0
-        out[at["phase"] + phase] = 1.0
+        out[at["phase"] + state.phase] = 1.0
         if turn is not None:
             out[at["turn"] + (turn - me) % players] = 1.0
-        out[at["dealer"] + (dealer - me) % players] = 1.0
-        if knocker >= 0:
-            out[at["knocker"] + (knocker - me) % players] = 1.0
+        out[at["dealer"] + (state.dealer - me) % players] = 1.0
+        if state.knocker >= 0:
+            out[at["knocker"] + (state.knocker - me) % players] = 1.0
         base = at["in_hand"]
-        for seat in seats_in:
+        for seat in state.seats_in:
             out[base + (seat - me) % players] = 1.0
         base = at["out"]
         for seat in gone:
             out[base + (seat - me) % players] = 1.0
-        base = at["hand_sizes"]
-        for seat, cards in enumerate(hands):
-            if cards:
-                out[base + (seat - me) % players] = len(cards) / 4
         out[at["piles"]] = stock_size / size
         out[at["piles"] + 1] = len(pile) / size
+
+
+class KnockState(Protocol):
+    """The fields of a knock game's state that :meth:`KnockEncoding.fast_shared` reads."""
+
+    hands: list[list[int]]
+    public: set[int]
+    pile: list[int]
+    taken: int
+    phase: int
+    dealer: int
+    knocker: int
+    seats_in: list[int]

@@ -57,14 +57,9 @@ class ThirtyOneEncoding(KnockEncoding):
         lives = state.lives
         phase = state.phase
         holds = phase != OVER and state.alive[seat]
-        hand = state.hands[seat] if holds else None
-        self.fast_shared(
-            out, seat, players, hand=hand, hands=state.hands, public=state.public,
-            pile=state.pile, taken=state.taken, phase=phase,
-            turn=state.turn if phase in (TURN, DISCARD_PHASE) else None,
-            dealer=state.dealer, knocker=state.knocker, seats_in=state.seats_in,
-            gone=[s for s in range(players) if not lives[s]], stock_size=state.stock.size,
-        )  # fmt: skip
+        turn = state.turn if phase in (TURN, DISCARD_PHASE) else None
+        gone = [s for s in range(players) if not lives[s]]
+        self.fast_shared(out, state, seat, holds, turn, gone, state.stock.size)
         at = self._at
         base = at["lives"]
         circling = at["circling"]
@@ -79,7 +74,8 @@ class ThirtyOneEncoding(KnockEncoding):
         base = at["declared"]
         for other in state.declared:
             out[base + (other - seat) % players] = 1.0
-        if hand is not None and len(hand) == 3:
+        hand = state.hands[seat]
+        if holds and len(hand) == 3:
             value = state.game.value(hand)
             declarable = phase == CHECK and seat in state.pending
             counts = DEAD_31 if value == THIRTY_ONE and not declarable else value

@@ -54,14 +54,10 @@ class ThirtyTwoEncoding(KnockEncoding):
         assert isinstance(state, ThirtyTwoState)
         players = state.game.players
         phase = state.phase
-        hand = state.hands[seat] if phase != OVER and state.in_hand[seat] else None
-        self.fast_shared(
-            out, seat, players, hand=hand, hands=state.hands, public=state.public,
-            pile=state.pile, taken=state.taken, phase=phase,
-            turn=None if phase == OVER else state.turn, dealer=state.dealer,
-            knocker=state.knocker, seats_in=state.seats_in,
-            gone=[s for s in range(players) if state.out[s]], stock_size=len(state.stock),
-        )  # fmt: skip
+        holds = phase != OVER and state.in_hand[seat]
+        turn = None if phase == OVER else state.turn
+        gone = [s for s in range(players) if state.out[s]]
+        self.fast_shared(out, state, seat, holds, turn, gone, len(state.stock))
         at = self._at
         counters = state.counters
         total = max(1, sum(counters))
@@ -70,7 +66,8 @@ class ThirtyTwoEncoding(KnockEncoding):
             if held:
                 out[base + (other - seat) % players] = held / total
         base = at["score"]
-        if hand is not None:
+        if holds:
+            hand = state.hands[seat]
             if len(hand) == 3:
                 score = state.game.score(hand)
                 out[base] = score / (2 * THIRTY_TWO)
