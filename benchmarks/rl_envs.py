@@ -7,6 +7,8 @@ Random legal actions everywhere.  Per game, in each round:
 - ``aec``: the PettingZoo environment (``last()`` with its tensor and mask, a random
   index of the mask picked as ``raw`` picks, with Python's ``random``, ``step``); the
   target is >= 40% of ``raw``;
+- ``floor``: the same loop with a tensor that costs nothing (the mask, the pick and
+  the AEC bookkeeping only): the most ``aec`` could reach with any encoder;
 - ``gym``: the Gymnasium environment against random bots, one env (its steps are the
   learner's moves; the bots' moves happen inside them);
 - ``sync``: 16 of those in a ``SyncVectorEnv`` (same-step autoreset), a batch of random
@@ -29,14 +31,16 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pyspiel
 from gymnasium.vector import AutoresetMode, SyncVectorEnv
 
 from tripletopper import make_game
-from tripletopper.engine import CLOCK
+from tripletopper.engine import CLOCK, Game
 from tripletopper.rl.gym import TripletopperGymEnv, TripletopperVectorEnv
+from tripletopper.rl.pettingzoo import TripletopperEnv
 from tripletopper.rl.pettingzoo import env as aec_env
 
 TABLES = {
@@ -81,8 +85,21 @@ def pick(rng: random.Random, mask: np.ndarray) -> int:
     return rng.choice(mask.nonzero()[0].tolist())  # type: ignore[no-any-return]
 
 
-def aec(name: str, players: int) -> Callable[[float], int]:
-    environment = aec_env(name, players)
+class MaskOnlyEnv(TripletopperEnv):
+    """The AEC environment with a tensor that costs nothing (always the same zeros): what
+    the AEC loop, the mask and the random pick cost by themselves."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        self._blank = np.zeros(self.encoder.size, np.float32)
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        mask = self.encoder.mask(self.state, self._seat[agent])
+        return {"observation": self._blank, "action_mask": mask}
+
+
+def aec(name: str, players: int, floor: bool = False) -> Callable[[float], int]:
+    environment = MaskOnlyEnv(make_game(name, players)) if floor else aec_env(name, players)
     rng = random.Random(0)
 
     def run(deadline: float) -> int:
@@ -187,19 +204,22 @@ def main() -> None:
     args = parser.parse_args()
     names = args.game or list(TABLES)
     print(f"steps/s, median (min-max) of {args.rounds} rounds of {args.seconds:g} s each")
-    print(f"{'game':22s} {'raw':>24s} {'aec':>22s} {'aec/raw':>14s} {'gym':>22s} "
-          f"{'sync x16':>22s} {'native x16':>22s}")  # fmt: skip
+    print(f"{'game':22s} {'raw':>24s} {'aec':>22s} {'aec/raw':>14s} {'floor/raw':>14s} "
+          f"{'gym':>22s} {'sync x16':>22s} {'native x16':>22s}")  # fmt: skip
     for name in names:
         players = TABLES[name]
         makers = (("raw", raw), ("aec", aec), ("gym", gym), ("sync", vec), ("native", native))
         runs = {kind: make(name, players) for kind, make in makers}
+        runs["floor"] = aec(name, players, floor=True)
         rates: dict[str, list[float]] = {kind: [] for kind in runs}
         for _ in range(args.rounds):
             for kind, run in runs.items():
                 rates[kind].append(timed(run, args.seconds))
         ratios = [a / r for a, r in zip(rates["aec"], rates["raw"], strict=True)]
+        floors = [a / r for a, r in zip(rates["floor"], rates["raw"], strict=True)]
         print(f"{name + f' ({players}p)':22s} {spread(rates['raw']):>24s} "
               f"{spread(rates['aec']):>22s} {spread(ratios, 100, '%'):>14s} "
+              f"{spread(floors, 100, '%'):>14s} "
               f"{spread(rates['gym']):>22s} {spread(rates['sync']):>22s} "
               f"{spread(rates['native']):>22s}", flush=True)  # fmt: skip
     for name in SPIEL_GAMES:
