@@ -17,9 +17,11 @@ Random legal actions everywhere.  Per game, in each round:
   entry point); the target is >= 20,000/s for Thirty-One;
 
 and OpenSpiel's C++ games ``crazy_eights``, ``hearts`` and ``go_fish`` played at random
-through pyspiel in the same run.  Rounds alternate between the measures, so a noisy
-neighbour slows them alike; the median and the spread (min-max) of the rounds are
-printed, and each ratio is taken within a round.  Nothing is asserted.
+through pyspiel in the same run.  Rates are per second of this process's CPU time
+(a busy machine makes the process wait for a core; that wait is not counted), and
+rounds alternate between the measures, so what noise is left (shared caches) slows
+them alike; the median and the spread (min-max) of the rounds are printed, and each
+ratio is taken within a round.  Nothing is asserted.
 
     python benchmarks/rl_envs.py [--seconds 1] [--rounds 3] [--game NAME]
 """
@@ -51,10 +53,12 @@ VEC_ENVS = 16
 
 
 def timed(run: Callable[[float], int], seconds: float) -> float:
-    """Steps per second of ``run(deadline)``, which steps until the deadline."""
-    started = time.perf_counter()
-    steps = run(started + seconds)
-    return steps / (time.perf_counter() - started)
+    """Steps per second of this process's CPU time of ``run(deadline)``, which steps until
+    the (wall-clock) deadline: on a shared machine, the time the process waits for a core
+    is not counted, so the rate is that of one core however busy the others keep it."""
+    started = time.process_time()
+    steps = run(time.perf_counter() + seconds)
+    return steps / (time.process_time() - started)
 
 
 def raw(name: str, players: int) -> Callable[[float], int]:
@@ -203,7 +207,8 @@ def main() -> None:
     parser.add_argument("--game", choices=sorted(TABLES), action="append")
     args = parser.parse_args()
     names = args.game or list(TABLES)
-    print(f"steps/s, median (min-max) of {args.rounds} rounds of {args.seconds:g} s each")
+    print(f"steps per CPU second, median (min-max) of {args.rounds} rounds of "
+          f"{args.seconds:g} s each")  # fmt: skip
     print(f"{'game':22s} {'raw':>24s} {'aec':>22s} {'aec/raw':>14s} {'floor/raw':>14s} "
           f"{'gym':>22s} {'sync x16':>22s} {'native x16':>22s}")  # fmt: skip
     for name in names:
