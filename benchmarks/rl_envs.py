@@ -5,7 +5,10 @@ Random legal actions everywhere.  Per game, in each round:
 - ``raw``: the engine's own loop (``legal_actions``, a random choice, ``apply``
   without events; the clock's timeouts when nobody may act);
 - ``aec``: the PettingZoo environment (``last()`` with its tensor and mask, a random
-  index of the mask, ``step``); the target is >= 40% of ``raw``;
+  index of the mask picked as ``raw`` picks, with Python's ``random``, ``step``); the
+  target is >= 40% of ``raw``;
+- ``floor``: the same loop with a tensor that costs nothing (the mask, the pick and
+  the AEC bookkeeping only): the most ``aec`` could reach with any encoder;
 - ``gym``: the Gymnasium environment against random bots, one env (its steps are the
   learner's moves; the bots' moves happen inside them);
 - ``sync``: 16 of those in a ``SyncVectorEnv`` (same-step autoreset), a batch of random
@@ -14,9 +17,11 @@ Random legal actions everywhere.  Per game, in each round:
   entry point); the target is >= 20,000/s for Thirty-One;
 
 and OpenSpiel's C++ games ``crazy_eights``, ``hearts`` and ``go_fish`` played at random
-through pyspiel in the same run.  Rounds alternate between the measures, so a noisy
-neighbour slows them alike; the median and the spread (min-max) of the rounds are
-printed, and each ratio is taken within a round.  Nothing is asserted.
+through pyspiel in the same run.  Rates are per second of this process's CPU time
+(a busy machine makes the process wait for a core; that wait is not counted), and
+rounds alternate between the measures, so what noise is left (shared caches) slows
+them alike; the median and the spread (min-max) of the rounds are printed, and each
+ratio is taken within a round.  Nothing is asserted.
 
     python benchmarks/rl_envs.py [--seconds 1] [--rounds 3] [--game NAME]
 """
@@ -28,14 +33,16 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pyspiel
 from gymnasium.vector import AutoresetMode, SyncVectorEnv
 
 from tripletopper import make_game
-from tripletopper.engine import CLOCK
+from tripletopper.engine import CLOCK, Game
 from tripletopper.rl.gym import TripletopperGymEnv, TripletopperVectorEnv
+from tripletopper.rl.pettingzoo import TripletopperEnv
 from tripletopper.rl.pettingzoo import env as aec_env
 
 TABLES = {
@@ -46,10 +53,12 @@ VEC_ENVS = 16
 
 
 def timed(run: Callable[[float], int], seconds: float) -> float:
-    """Steps per second of ``run(deadline)``, which steps until the deadline."""
-    started = time.perf_counter()
-    steps = run(started + seconds)
-    return steps / (time.perf_counter() - started)
+    """Steps per second of this process's CPU time of ``run(deadline)``, which steps until
+    the (wall-clock) deadline: on a shared machine, the time the process waits for a core
+    is not counted, so the rate is that of one core however busy the others keep it."""
+    started = time.process_time()
+    steps = run(time.perf_counter() + seconds)
+    return steps / (time.process_time() - started)
 
 
 def raw(name: str, players: int) -> Callable[[float], int]:
@@ -74,9 +83,28 @@ def raw(name: str, players: int) -> Callable[[float], int]:
     return run
 
 
-def aec(name: str, players: int) -> Callable[[float], int]:
-    environment = aec_env(name, players)
-    rng = np.random.default_rng(0)
+def pick(rng: random.Random, mask: np.ndarray) -> int:
+    """A random legal index of a mask (as cheap as the raw loop's ``rng.choice(legal)``:
+    NumPy's ``Generator.choice`` alone costs more than a raw step)."""
+    return rng.choice(mask.nonzero()[0].tolist())  # type: ignore[no-any-return]
+
+
+class MaskOnlyEnv(TripletopperEnv):
+    """The AEC environment with a tensor that costs nothing (always the same zeros): what
+    the AEC loop, the mask and the random pick cost by themselves."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        self._blank = np.zeros(self.encoder.size, np.float32)
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        mask = self.encoder.mask(self.state, self._seat[agent])
+        return {"observation": self._blank, "action_mask": mask}
+
+
+def aec(name: str, players: int, floor: bool = False) -> Callable[[float], int]:
+    environment = MaskOnlyEnv(make_game(name, players)) if floor else aec_env(name, players)
+    rng = random.Random(0)
 
     def run(deadline: float) -> int:
         steps = seed = 0
@@ -88,7 +116,7 @@ def aec(name: str, players: int) -> Callable[[float], int]:
                 if terminated or truncated:
                     environment.step(None)
                     continue
-                environment.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+                environment.step(pick(rng, obs["action_mask"]))
                 steps += 1
         return steps
 
@@ -97,15 +125,13 @@ def aec(name: str, players: int) -> Callable[[float], int]:
 
 def gym(name: str, players: int) -> Callable[[float], int]:
     environment = TripletopperGymEnv(name, players, opponents="random")
-    rng = np.random.default_rng(0)
+    rng = random.Random(0)
 
     def run(deadline: float) -> int:
         steps = 0
         obs, _ = environment.reset(seed=0)
         while time.perf_counter() < deadline:
-            obs, _, terminated, _, _ = environment.step(
-                int(rng.choice(np.flatnonzero(obs["action_mask"])))
-            )
+            obs, _, terminated, _, _ = environment.step(pick(rng, obs["action_mask"]))
             steps += 1
             if terminated:
                 obs, _ = environment.reset()
@@ -181,20 +207,24 @@ def main() -> None:
     parser.add_argument("--game", choices=sorted(TABLES), action="append")
     args = parser.parse_args()
     names = args.game or list(TABLES)
-    print(f"steps/s, median (min-max) of {args.rounds} rounds of {args.seconds:g} s each")
-    print(f"{'game':22s} {'raw':>24s} {'aec':>22s} {'aec/raw':>14s} {'gym':>22s} "
-          f"{'sync x16':>22s} {'native x16':>22s}")  # fmt: skip
+    print(f"steps per CPU second, median (min-max) of {args.rounds} rounds of "
+          f"{args.seconds:g} s each")  # fmt: skip
+    print(f"{'game':22s} {'raw':>24s} {'aec':>22s} {'aec/raw':>14s} {'floor/raw':>14s} "
+          f"{'gym':>22s} {'sync x16':>22s} {'native x16':>22s}")  # fmt: skip
     for name in names:
         players = TABLES[name]
         makers = (("raw", raw), ("aec", aec), ("gym", gym), ("sync", vec), ("native", native))
         runs = {kind: make(name, players) for kind, make in makers}
+        runs["floor"] = aec(name, players, floor=True)
         rates: dict[str, list[float]] = {kind: [] for kind in runs}
         for _ in range(args.rounds):
             for kind, run in runs.items():
                 rates[kind].append(timed(run, args.seconds))
         ratios = [a / r for a, r in zip(rates["aec"], rates["raw"], strict=True)]
+        floors = [a / r for a, r in zip(rates["floor"], rates["raw"], strict=True)]
         print(f"{name + f' ({players}p)':22s} {spread(rates['raw']):>24s} "
               f"{spread(rates['aec']):>22s} {spread(ratios, 100, '%'):>14s} "
+              f"{spread(floors, 100, '%'):>14s} "
               f"{spread(rates['gym']):>22s} {spread(rates['sync']):>22s} "
               f"{spread(rates['native']):>22s}", flush=True)  # fmt: skip
     for name in SPIEL_GAMES:

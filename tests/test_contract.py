@@ -23,6 +23,9 @@ runs, and ``TABLE`` actions now and then.  Along the way:
   after the event, or is named by the action itself (a discard that the same action
   then buries under a new deal).  Event views themselves cannot be compared with a
   resample's: a showdown rightly shows hands that a resample deals differently.
+- the research encodings' fast path (``Encoding.encode_into``, straight from the state)
+  writes exactly the features of ``observation(seat)`` for every seat at every step,
+  and, like the observation, is unchanged by ``resample(seat)``.
 
 The generator's fast paths are checked the same way: ``Rng.sample`` draws what one
 ``below`` per item draws, and ``Rng.advance(n)`` leaves the generator where ``n``
@@ -47,9 +50,11 @@ from tests.test_batched import lockstep, uniform
 from tripletopper import make_game
 from tripletopper.batched import ThirtyOneBatch, ToeBatch
 from tripletopper.engine import CLOCK, TABLE, Action, Event, Game, Rng, State
+from tripletopper.engine.encoding import Encoding
 from tripletopper.errors import IllegalActionError, MalformedActionError
 from tripletopper.games import GAMES
 from tripletopper.record import Record
+from tripletopper.rl.encoding import ENCODINGS
 
 OPTIONS: dict[str, list[tuple[int, dict[str, Any]]]] = {
     "thirty-two": [
@@ -340,11 +345,35 @@ def check_clone(state: State, rng: random.Random, weights: dict[str, float]) -> 
     return twin
 
 
-def check_resample(state: State, seat: int, seed: int, weights: dict[str, float]) -> None:
-    """What the seat sees, who acts and what it may do (with the previews of its moves),
-    and the hints for it and for a spectator, survive a resample; it plays on."""
+def fast_tensor(spec: Encoding, state: State, seat: int) -> list[float]:
+    out = [0.0] * spec.layout.size
+    spec.encode_into(state, seat, out)
+    return out
+
+
+def check_encoding(spec: Encoding, state: State) -> None:
+    """The fast path writes, for every seat, exactly what the observation's features are;
+    a relative space's context is a part of the observation."""
+    for seat in range(state.game.players):
+        obs = state.observation(seat)
+        if spec.relative:
+            assert spec.context(state, seat).items() <= obs.items()
+        plain = [0.0] * spec.layout.size
+        features = spec.features(obs)
+        for index, value in zip(features.index, features.value, strict=True):
+            plain[index] = value
+        assert fast_tensor(spec, state, seat) == plain, f"seat {seat}: fast path differs"
+
+
+def check_resample(
+    state: State, seat: int, seed: int, weights: dict[str, float], spec: Encoding
+) -> None:
+    """What the seat sees (its observation, and its tensor by the fast path), who acts and
+    what it may do (with the previews of its moves), and the hints for it and for a
+    spectator, survive a resample; it plays on."""
     twin = state.resample(seat, Rng(seed))
     assert twin.observation(seat) == state.observation(seat)
+    assert fast_tensor(spec, twin, seat) == fast_tensor(spec, state, seat)
     assert twin.to_act() == state.to_act()
     assert twin.legal_actions(seat) == state.legal_actions(seat)
     previews = [state.preview(action, seat) for action in state.legal_actions(seat)]
@@ -364,6 +393,7 @@ def play_and_check(game: Game, seed: int) -> None:
     """One random game, with events and (in step) without, checked at every step."""
     rng = random.Random(seed)
     weights = {kind: rng.choice(KIND_WEIGHTS) for kind in game.codec.kinds} if seed % 3 else {}
+    spec = ENCODINGS[game.name](game)
     state = game.new_state(seed)  # with events
     quiet = game.new_state(seed)  # the same game without events
     assert state.dump() == quiet.dump()
@@ -372,13 +402,14 @@ def play_and_check(game: Game, seed: int) -> None:
     for step in range(MAX_STEPS):
         check_now(state)
         check_forms(game, state, seen)
+        check_encoding(spec, state)
         if state.is_terminal():
             break
         if step % 11 == 3:
             check_refusals(state, rng, seen)
         twin = check_clone(state, rng, weights) if step % 7 == 2 else None
         twin_dump = twin.dump() if twin is not None else None
-        check_resample(state, step % game.players, seed * 1000 + step, weights)
+        check_resample(state, step % game.players, seed * 1000 + step, weights, spec)
         seat, action = choose(state, rng, weights)
         events = state.apply(action, seat)
         assert quiet.apply(action, seat, events=False) == []

@@ -129,6 +129,26 @@ def test_observations_do_not_leak() -> None:
     assert step >= 20
 
 
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_observations_are_the_observations_tensors_at_every_step(name: str) -> None:
+    """Every agent's observation (kept per state version) is, at every step, the tensor of
+    its seat's observation dict (the plain path) and its mask."""
+    aec = env(name, 2 if name != "thirty-two" else 3)
+    aec.reset(seed=7)
+    enc = aec.encoder
+    rng = np.random.default_rng(7)
+    for _step in range(80):
+        for seat, agent in enumerate(aec.possible_agents):
+            obs = aec.observe(agent)
+            plain = enc.tensor(aec.state.observation(seat))
+            assert np.array_equal(obs["observation"], plain)
+            assert np.array_equal(obs["action_mask"], enc.mask(aec.state, seat))
+        obs, _, term, _, _ = aec.last()
+        if term:
+            break
+        aec.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
 def test_render_ansi_is_the_terminal_view() -> None:
     aec = env("thirty-one", 2, render_mode="ansi")
     aec.reset(seed=1)

@@ -8,6 +8,12 @@ nothing else) is written as numbers.  Pure Python with no NumPy: the research
 APIs in ``tripletopper.rl`` turn the sparse :class:`Features` into tensors and
 masks.  ``docs/research.md`` tables every layout.
 
+:meth:`Encoding.encode_into` is the fast path the environments use: a game may
+write the same numbers straight from its state, skipping the observation dict.  It
+must read only what the observation exposes; ``tests/test_contract.py`` proves it
+writes exactly what :meth:`Encoding.write` writes from ``observation(seat)``, at
+every step and every seat of random games, and that it is unchanged by ``resample``.
+
 Seats in a layout are *relative*: slot 0 is the observing seat, slot 1 the next
 seat in seat order, and so on; slots past the table's player count stay 0.
 """
@@ -15,13 +21,13 @@ seat in seat order, and so on; slots past the table's player count stay 0.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from tripletopper.cards.deck import Deck
 from tripletopper.engine.actions import Action, ActionPattern
-from tripletopper.engine.game import Game
+from tripletopper.engine.game import Game, State
 
 Observation = Mapping[str, Any]
 
@@ -160,6 +166,20 @@ class Encoding(ABC):
         out = Features(self.layout, obs["seat"], obs.get("players", self.game.players))
         self.write(obs, out)
         return out
+
+    def encode_into(self, state: State, seat: int, out: MutableSequence[float]) -> None:
+        """Write ``seat``'s features into ``out`` (``layout.size`` zeros).
+
+        Here through ``state.observation(seat)``; a game overrides it with a fast path
+        that reads its state directly and writes exactly the same numbers."""
+        features = self.features(state.observation(seat))
+        for index, value in zip(features.index, features.value, strict=True):
+            out[index] = value
+
+    def context(self, state: State, seat: int) -> Observation:
+        """What a ``relative`` space's indices depend on: ``seat``'s observation, or the
+        part of it that the game's index methods read."""
+        return state.observation(seat)
 
     def pattern_indices(self, pattern: ActionPattern, obs: Observation | None) -> list[int]:
         """The indices of every action of a pattern (games override the costly ones)."""

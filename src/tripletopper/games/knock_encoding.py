@@ -7,7 +7,8 @@ argument-less actions, then ``discard`` of every card of the deck without and wi
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Iterable, MutableSequence
+from typing import ClassVar, Protocol
 
 from tripletopper.cards.deck import Deck
 from tripletopper.engine.actions import Action
@@ -46,9 +47,11 @@ class KnockEncoding(Encoding):
         cls.lookup = card_lookup(cls.deck)
         cls.actions = len(cls.plain) + 2 * cls.deck.size
         cls._plain_index = {kind: i for i, kind in enumerate(cls.plain)}
+        cls._at = cls.layout.offset
 
     lookup: ClassVar[dict[str, int]]
     _plain_index: ClassVar[dict[str, int]]
+    _at: ClassVar[dict[str, int]]
 
     def action_to_index(self, action: Action, obs: Observation | None) -> int:
         if action[0] == "discard" and len(action) == 3 and 0 <= action[1] < self.deck.size:
@@ -83,3 +86,63 @@ class KnockEncoding(Encoding):
         f.per_seat("hand_sizes", obs["hand_sizes"], 4)
         f.put("piles", 0, obs["stock_size"] / size)
         f.put("piles", 1, obs["discard_size"] / size)
+
+    def fast_shared(
+        self, out: MutableSequence[float], state: KnockState, me: int, holds: bool,
+        turn: int | None, gone: Iterable[int], stock_size: int,
+    ) -> None:  # fmt: skip
+        """What :meth:`write_shared` writes, from the state's fields that the observation
+        is built of; the game says whether ``me`` ``holds`` a hand in its observation,
+        whose turn its observation names, the seats ``gone`` (out of the game) and the
+        stock's size."""
+        at = self._at
+        size = self.deck.size
+        players = len(state.hands)
+        hands = state.hands
+        if holds:
+            base = at["hand"]
+            for card in hands[me]:
+                out[base + card] = 1.0
+        pile = state.pile
+        if pile:
+            out[at["discard_top"] + pile[-1]] = 1.0
+        if state.taken >= 0:
+            out[at["taken"] + state.taken] = 1.0
+        public = state.public
+        known = at["known"]
+        sizes = at["hand_sizes"]
+        for seat, cards in enumerate(hands):
+            rel = (seat - me) % players
+            if cards:
+                out[sizes + rel] = len(cards) / 4
+            base = known + rel * size
+            for card in cards:
+                if card in public:
+                    out[base + card] = 1.0
+        out[at["phase"] + state.phase] = 1.0
+        if turn is not None:
+            out[at["turn"] + (turn - me) % players] = 1.0
+        out[at["dealer"] + (state.dealer - me) % players] = 1.0
+        if state.knocker >= 0:
+            out[at["knocker"] + (state.knocker - me) % players] = 1.0
+        base = at["in_hand"]
+        for seat in state.seats_in:
+            out[base + (seat - me) % players] = 1.0
+        base = at["out"]
+        for seat in gone:
+            out[base + (seat - me) % players] = 1.0
+        out[at["piles"]] = stock_size / size
+        out[at["piles"] + 1] = len(pile) / size
+
+
+class KnockState(Protocol):
+    """The fields of a knock game's state that :meth:`KnockEncoding.fast_shared` reads."""
+
+    hands: list[list[int]]
+    public: set[int]
+    pile: list[int]
+    taken: int
+    phase: int
+    dealer: int
+    knocker: int
+    seats_in: list[int]

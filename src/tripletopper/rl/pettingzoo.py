@@ -75,6 +75,10 @@ class TripletopperEnv(AECEnv):  # type: ignore[misc]
         self._np_random, _ = seeding.np_random(None)
         self._last_seat = -1
         self._scores: list[float] = []
+        self._rewarded = False
+        """Whether ``rewards`` holds a non-zero reward (cleared at the next step)."""
+        self._observed_key: tuple[State, int, int] | None = None
+        self._observed: dict[str, Any] = {}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -96,12 +100,20 @@ class TripletopperEnv(AECEnv):  # type: ignore[misc]
         self.truncations = {agent: False for agent in self.agents}
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._scores = self._hand_scores()
+        self._rewarded = False
         self._last_seat = -1
         self._select()
 
     def observe(self, agent: str) -> dict[str, Any]:
-        tensor, mask = self.encoder.encode(self.state, self._seat[agent])
-        return {"observation": tensor, "action_mask": mask}
+        """The agent's tensor and mask, built when asked and kept until the game moves."""
+        seat = self._seat[agent]
+        state = self.state
+        key = (state, state.version, seat)
+        if self._observed_key != key:
+            tensor, mask = self.encoder.encode(state, seat)
+            self._observed = {"observation": tensor, "action_mask": mask}
+            self._observed_key = key
+        return self._observed
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -117,20 +129,27 @@ class TripletopperEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         self._last_seat = seat
         play_clock(state)
-        self.rewards = {a: 0.0 for a in self.agents}
+        rewards = self.rewards
+        if self._rewarded:  # the last step's rewards are over
+            for a in rewards:
+                rewards[a] = 0.0
+            self._rewarded = False
         if self.reward_mode == "hand":
             scores = self._hand_scores()
             for a, before, after in zip(self.agents, self._scores, scores, strict=True):
-                self.rewards[a] = after - before
+                rewards[a] = after - before
             self._scores = scores
+            self._rewarded = True
         if state.is_terminal():
             if self.reward_mode == "game":
                 results = state.results()
                 assert results is not None
                 for a, value in zip(self.agents, results.returns(), strict=True):
-                    self.rewards[a] = value
+                    rewards[a] = value
             self.terminations = {a: True for a in self.agents}
-        self._accumulate_rewards()
+            self._rewarded = True
+        if self._rewarded:
+            self._accumulate_rewards()
         self._select()
 
     def _select(self) -> None:

@@ -19,9 +19,11 @@ so a learner must remember (a recurrent policy, or a frame stack).
 
 from __future__ import annotations
 
+from collections.abc import MutableSequence
 from itertools import combinations
 
 from tripletopper.cards.triple_topper import COLOR, NUMBER, SHAPE, TRIPLE_TOPPER
+from tripletopper.engine import Game, State
 from tripletopper.engine.actions import Action, ActionPattern
 from tripletopper.engine.encoding import (
     Block,
@@ -32,7 +34,15 @@ from tripletopper.engine.encoding import (
     card_lookup,
 )
 from tripletopper.games.memo_match.layout import DECK_SIZE, POSITION_NAMES
-from tripletopper.games.memo_match.rules import MAX_PLAYERS, PHASE_NAMES
+from tripletopper.games.memo_match.rules import (
+    EMPTY,
+    FLIP2,
+    MAX_PLAYERS,
+    OVER,
+    PHASE_NAMES,
+    SPOT,
+    MemoMatchState,
+)
 
 N = DECK_SIZE
 PAIRS: tuple[tuple[int, int], ...] = tuple(combinations(range(N), 2))
@@ -117,6 +127,70 @@ class MemoMatchEncoding(Encoding):
         table = _PAIR_INDEX
         return [CLAIM_AT + table[a][b] for a, b in combinations(pattern.among, 2)]
 
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        options = game.options
+        self._options = (
+            bool(options["wilds"]),
+            options["reveal"] == "private",
+            bool(options["swap_on_miss"]),
+        )
+
+    def encode_into(self, state: State, seat: int, out: MutableSequence[float]) -> None:
+        """:meth:`write` of ``state.observation(seat)``, from the fields it is built of."""
+        assert isinstance(state, MemoMatchState)
+        at = self.layout.offset
+        players = state.game.players
+        bit = 1 << seat
+        knows = state.knows
+        table = state.table
+        phase = state.phase
+        base = at["on_table"]
+        for position, card in enumerate(table):
+            if card != EMPTY:
+                out[base + position] = 1.0
+        face_up = at["face_up"]
+        if phase == FLIP2:
+            card = table[state.first]
+            _face_up(out, face_up + state.first * 16, card if knows[card] & bit else EMPTY)
+        elif phase == SPOT:
+            for position, card in enumerate(table):
+                if card != EMPTY:
+                    _face_up(out, face_up + position * 16, card)
+        base = at["gone"]
+        for pile in state.piles:
+            for card in pile:
+                if knows[card] & bit:
+                    out[base + card] = 1.0
+        base = at["captured"]
+        counts = state.main_counts if state.playoff else [len(p) for p in state.piles]
+        for other, count in enumerate(counts):
+            if count:
+                out[base + (other - seat) % players] = count / N
+        out[at["phase"] + phase] = 1.0
+        if phase != OVER:
+            out[at["turn"] + (state.turn - seat) % players] = 1.0
+        if state.declarer >= 0:
+            out[at["declarer"] + (state.declarer - seat) % players] = 1.0
+        out_at, barred, leaders, present = at["out"], at["barred"], at["leaders"], at["present"]
+        for other in range(players):
+            rel = (other - seat) % players
+            if state.out[other]:
+                out[out_at + rel] = 1.0
+            if state.barred[other]:
+                out[barred + rel] = 1.0
+            out[present + rel] = 1.0
+        for other in state.leaders:
+            out[leaders + (other - seat) % players] = 1.0
+        base = at["scalars"]
+        out[base] = state.bonus_left / 3
+        out[base + 1] = state.turns / state.game.max_turns
+        out[base + 2] = state.size / N
+        out[base + 3] = len(state.set_aside) / N
+        out[base + 4] = bool(state.playoff)
+        base = at["options"]
+        out[base], out[base + 1], out[base + 2] = self._options
+
     def write(self, obs: Observation, out: Features) -> None:
         out.ones("on_table", [_POSITION[name] for name in obs["table"]])
         for name, card_name in obs["face_up"].items():
@@ -146,3 +220,13 @@ class MemoMatchEncoding(Encoding):
         out.put("options", 0, bool(options["wilds"]))
         out.put("options", 1, options["reveal"] == "private")
         out.put("options", 2, bool(options["swap_on_miss"]))
+
+
+def _face_up(out: MutableSequence[float], at: int, card: int) -> None:
+    """A face-up position at ``at``: its card's attributes unless ``card`` is EMPTY
+    (a card this seat may not see)."""
+    out[at] = 1.0
+    if card != EMPTY:
+        out[at + 1 + COLOR[card]] = 1.0
+        out[at + 6 + SHAPE[card]] = 1.0
+        out[at + 11 + NUMBER[card]] = 1.0

@@ -8,11 +8,22 @@
 
 from __future__ import annotations
 
+from collections.abc import MutableSequence
+
 from tripletopper.cards.standard import STANDARD
+from tripletopper.engine import Game, State
 from tripletopper.engine.encoding import Block, Features, Layout, Observation
 from tripletopper.games.knock_encoding import KnockEncoding, knock_blocks
-from tripletopper.games.thirty_one.rules import MAX_PLAYERS, PHASE_NAMES
-from tripletopper.games.thirty_one.scoring import START_LIVES, THIRTY_ONE
+from tripletopper.games.thirty_one.rules import (
+    CHECK,
+    DISCARD_PHASE,
+    MAX_PLAYERS,
+    OVER,
+    PHASE_NAMES,
+    TURN,
+    ThirtyOneState,
+)
+from tripletopper.games.thirty_one.scoring import DEAD_31, START_LIVES, THIRTY_ONE
 
 
 class ThirtyOneEncoding(KnockEncoding):
@@ -33,6 +44,46 @@ class ThirtyOneEncoding(KnockEncoding):
             Block("options", 2, "three_of_a_kind = 30.5; manual_31"),
         ]
     )
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        options = game.options
+        self._options = (options["three_of_a_kind"] == "30.5", bool(options["manual_31"]))
+
+    def encode_into(self, state: State, seat: int, out: MutableSequence[float]) -> None:
+        """:meth:`write` of ``state.observation(seat)``, from the fields it is built of."""
+        assert isinstance(state, ThirtyOneState)
+        players = state.game.players
+        lives = state.lives
+        phase = state.phase
+        holds = phase != OVER and state.alive[seat]
+        turn = state.turn if phase in (TURN, DISCARD_PHASE) else None
+        gone = [s for s in range(players) if not lives[s]]
+        self.fast_shared(out, state, seat, holds, turn, gone, state.stock.size)
+        at = self._at
+        base = at["lives"]
+        circling = at["circling"]
+        kitty = 0
+        for other, left in enumerate(lives):
+            rel = (other - seat) % players
+            if left:
+                out[base + rel] = left / START_LIVES
+            if left == 1:
+                out[circling + rel] = 1.0
+            kitty += min(3, START_LIVES - left)
+        base = at["declared"]
+        for other in state.declared:
+            out[base + (other - seat) % players] = 1.0
+        hand = state.hands[seat]
+        if holds and len(hand) == 3:
+            value = state.game.value(hand)
+            declarable = phase == CHECK and seat in state.pending
+            counts = DEAD_31 if value == THIRTY_ONE and not declarable else value
+            out[at["value"]] = value / THIRTY_ONE
+            out[at["value"] + 1] = counts / THIRTY_ONE
+        out[at["kitty"]] = kitty / (MAX_PLAYERS * START_LIVES)
+        base = at["options"]
+        out[base], out[base + 1] = self._options
 
     def write(self, obs: Observation, out: Features) -> None:
         self.write_shared(obs, out)

@@ -14,10 +14,11 @@ as no rule reads them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, MutableSequence, Sequence
 from itertools import combinations_with_replacement
 
 from tripletopper.cards.three_up import RANK, RANK_NAMES, THREE_UP, TOP_RANK
+from tripletopper.engine import Game, State
 from tripletopper.engine.actions import Action
 from tripletopper.engine.encoding import (
     Block,
@@ -28,7 +29,14 @@ from tripletopper.engine.encoding import (
     card_lookup,
 )
 from tripletopper.games.three_up_three_down.actions import DRAW, FLIP, MAX_COPIES, PICKUP, PLAYS
-from tripletopper.games.three_up_three_down.rules import MAX_PLAYERS, PHASE_NAMES, SOURCES
+from tripletopper.games.three_up_three_down.rules import (
+    CHOOSE,
+    MAX_PLAYERS,
+    PHASE_NAMES,
+    PLAY,
+    SOURCES,
+    ThreeUpThreeDownState,
+)
 
 VALUES = TOP_RANK
 """13 values; value ``r`` (1-13) sits at slot ``r - 1`` of every per-value block."""
@@ -41,6 +49,8 @@ LAST = (FLIP, PICKUP, DRAW)
 LAST_AT = PLAY_AT + VALUES * MAX_COPIES
 _RANK_OF = {name: RANK[card] for name, card in card_lookup(THREE_UP).items()}
 _VALUE_OF = {name: rank for rank, name in enumerate(RANK_NAMES) if rank}
+_VALUE_TABLE = bytes(RANK).ljust(256, b"\0")
+"""``bytes.translate`` table: card int to its value."""
 P = MAX_PLAYERS
 
 
@@ -98,6 +108,63 @@ class ThreeUpThreeDownEncoding(Encoding):
             return LAST[index - LAST_AT]
         raise self._outside(index)
 
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        self._rank_all = bool(game.options["rank_all"])
+
+    def encode_into(self, state: State, seat: int, out: MutableSequence[float]) -> None:
+        """:meth:`write` of ``state.observation(seat)``, from the fields it is built of."""
+        assert isinstance(state, ThreeUpThreeDownState)
+        at = self.layout.offset
+        players = state.game.players
+        phase = state.phase
+        choosing = phase == CHOOSE
+        count = _count_values
+        count(out, at["hand"], state.hands[seat], 7)
+        up, known, bounds = at["up"], at["known"], at["hidden_at_most"]
+        down, sizes, chosen = at["down"], at["hand_sizes"], at["chosen"]
+        gone, present = at["out"], at["present"]
+        for other in range(players):
+            rel = (other - seat) % players
+            base = rel * VALUES
+            hand = state.hands[other]
+            if not choosing or other == seat:
+                count(out, up + base, state.up[other], 3)
+            seen = state.known[other]
+            if seen:
+                count(out, known + base, [c for c in hand if c in seen], 7)
+            for bound in state.bounds[other]:
+                out[bounds + base + bound - 1] = 1 / 3
+            out[down + rel] = len(state.down[other]) / 3
+            out[sizes + rel] = len(hand) / 20
+            if choosing:
+                out[chosen + rel] = bool(state.up[other])
+            out[gone + rel] = bool(state.out[other])
+            out[present + rel] = 1.0
+        base = at["finished"]
+        for other in state.finished:
+            out[base + (other - seat) % players] = 1.0
+        pile = state.pile
+        count(out, at["pile"], pile, 7)
+        if state.run_rank:
+            out[at["top"] + state.run_rank - 1] = 1.0
+        count(out, at["cleared"], state.cleared, 7)
+        out[at["phase"] + phase] = 1.0
+        if phase == PLAY:
+            out[at["turn"] + (state.turn - seat) % players] = 1.0
+            source = state._source_name(seat)
+            if source is not None:
+                out[at["source"] + SOURCES.index(source)] = 1.0
+        out[at["dealer"] + (state.dealer - seat) % players] = 1.0
+        base = at["scalars"]
+        stock = state.stock.size
+        out[base] = stock / 84
+        out[base + 1] = len(pile) / 84
+        out[base + 2] = state.run_len / 4
+        out[base + 3] = state.owed / 2
+        out[base + 4] = bool(state.may_draw and stock > 0)
+        out[at["options"]] = self._rank_all
+
     def write(self, obs: Observation, out: Features) -> None:
         self._values(out, "hand", obs.get("hand", ()), 7)
         for seat, info in enumerate(obs["seats"]):
@@ -131,9 +198,24 @@ class ThreeUpThreeDownEncoding(Encoding):
     @staticmethod
     def _values(out: Features, block: str, names: Iterable[str], scale: float, at: int = 0) -> None:
         """Count cards per value (several copies add up at one index)."""
-        counts: dict[int, int] = {}
-        for name in names:
-            rank = _RANK_OF[name]
-            counts[rank] = counts.get(rank, 0) + 1
-        for rank, count in counts.items():
+        for rank, count in _per_value(map(_RANK_OF.__getitem__, names)).items():
             out.put(block, at + rank - 1, count / scale)
+
+
+def _count_values(
+    out: MutableSequence[float], base: int, cards: Sequence[int], scale: float
+) -> None:
+    """``_values`` of the cards themselves (the fast path: cards to values, and their
+    counts, in C by ``bytes.translate`` and ``bytes.count``)."""
+    if cards:
+        values = bytes(cards).translate(_VALUE_TABLE)
+        for value in set(values):
+            out[base + value - 1] = values.count(value) / scale
+
+
+def _per_value(ranks: Iterable[int]) -> dict[int, int]:
+    """How many of each value (a Counter is slower for a few cards)."""
+    counts: dict[int, int] = {}
+    for rank in ranks:
+        counts[rank] = counts.get(rank, 0) + 1
+    return counts

@@ -13,9 +13,11 @@ stays small (278) and an index's card depends on the observation (``relative``).
 
 from __future__ import annotations
 
+from collections.abc import MutableSequence
 from itertools import combinations
 
 from tripletopper.cards.triple_topper import COLOR, NUMBER, SHAPE, TRIPLE_TOPPER
+from tripletopper.engine import State
 from tripletopper.engine.actions import Action
 from tripletopper.engine.encoding import (
     Block,
@@ -27,7 +29,15 @@ from tripletopper.engine.encoding import (
 )
 from tripletopper.games.toe.board import CELL_NAMES, CELLS, FITS
 from tripletopper.games.toe.questions import LETTERS
-from tripletopper.games.toe.rules import PHASE_NAMES, SYMBOLS, WASTED
+from tripletopper.games.toe.rules import (
+    ANSWER,
+    BUZZ,
+    OVER,
+    PHASE_NAMES,
+    SYMBOLS,
+    WASTED,
+    ToeState,
+)
 
 SLOTS = 4
 DISCARDS: tuple[tuple[int, ...], ...] = (
@@ -44,6 +54,7 @@ BUZZ_AT = PLAY_AT + SLOTS * TARGETS
 ANSWER_AT = BUZZ_AT + 1
 _CARD = card_lookup(TRIPLE_TOPPER)
 _CELL = {name: cell for cell, name in enumerate(CELL_NAMES)}
+_NAMES = TRIPLE_TOPPER.names
 CARDS = TRIPLE_TOPPER.size
 
 
@@ -114,6 +125,65 @@ class ToeEncoding(Encoding):
             if slot < len(hand):
                 return ("play", hand[slot], cell)
         raise ValueError(f"index {index} names no action of this hand ({obs.get('hand')})")
+
+    def context(self, state: State, seat: int) -> Observation:
+        """The part of the observation the index methods read: the seat's ``hand``."""
+        assert isinstance(state, ToeState)
+        return {} if state.phase == OVER else {"hand": [_NAMES[c] for c in state.hands[seat]]}
+
+    def encode_into(self, state: State, seat: int, out: MutableSequence[float]) -> None:
+        """:meth:`write` of ``state.observation(seat)``, from the fields it is built of."""
+        assert isinstance(state, ToeState)
+        at = self.layout.offset
+        phase = state.phase
+        base = at["board"]
+        for cell, mark in enumerate(state.board):
+            out[base + cell * 3 + (0 if mark < 0 else 1 if mark == seat else 2)] = 1.0
+        if phase != OVER:
+            hand, fits = at["hand"], at["fits"]
+            for slot, card in enumerate(state.hands[seat]):
+                first = hand + slot * 16
+                out[first] = 1.0
+                out[first + 1 + COLOR[card]] = 1.0
+                out[first + 6 + SHAPE[card]] = 1.0
+                out[first + 11 + NUMBER[card]] = 1.0
+                first = fits + slot * CELLS
+                for cell in FITS[card]:
+                    out[first + cell] = 1.0
+            base = at["my_discards"]
+            for card in state.discards[seat]:
+                out[base + card] = 1.0
+        base = at["played"]
+        for card in state.played:
+            out[base + card] = 1.0
+        if state.last is not None:
+            out[at["last"] + state.last[0]] = 1.0
+        out[at["phase"] + phase] = 1.0
+        if state.turn >= 0:
+            out[at["turn"] + (state.turn - seat) % 2] = 1.0
+        out[at["is_x"]] = state.x == seat
+        base, sizes = at["marks"], at["sizes"]
+        for other in range(2):
+            rel = (other - seat) % 2
+            out[base + rel] = state.marks[other] / 32
+            out[sizes + rel] = len(state.hands[other]) / 4
+            out[sizes + 2 + rel] = len(state.discards[other]) / CARDS
+        base = at["scalars"]
+        out[base] = state.stock.size / CARDS
+        out[base + 1] = state.turns / state.game.max_turns
+        out[base + 2] = state.wasted / 10
+        out[base + 3] = state.epoch / 4
+        game = state.game
+        if game.quiz:
+            base = at["quiz"]
+            out[base] = 1.0
+            asked = phase in (BUZZ, ANSWER)
+            out[base + 1] = asked
+            out[base + 2] = phase == ANSWER and state.buzzer == seat
+            out[base + 3] = state.questions_read / game.max_questions
+            if asked:
+                for letter in range(len(state._bank().questions[state.question].choices)):
+                    out[base + 4 + letter] = 1.0
 
     def write(self, obs: Observation, out: Features) -> None:
         me = obs["seat"]
