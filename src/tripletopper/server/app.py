@@ -36,6 +36,7 @@ from tripletopper.engine import YOU, State
 from tripletopper.games import GAMES
 from tripletopper.record import Record
 from tripletopper.server import guide
+from tripletopper.server.account_api import Accounts
 from tripletopper.server.botpool import BotPool
 from tripletopper.server.guards import (
     AddressLimits,
@@ -91,12 +92,16 @@ class NewTable(BaseModel):
     hints: bool = Field(
         False, description="show each seat the game's hints (threats, playable cards)"
     )
-    name: str | None = Field(None, description="take a seat at once with this name")
+    name: str | None = Field(
+        None, description="take a seat at once with this name (signed in: your account's)"
+    )
     seat: int = Field(0, description="the seat to take with `name`")
 
 
 class TakeSeat(BaseModel):
-    name: str = Field(description="the name others see (1-32 characters)")
+    name: str | None = Field(
+        None, description="the name others see (1-32 characters); signed in: your account's"
+    )
 
 
 class AddBot(BaseModel):
@@ -106,7 +111,8 @@ class AddBot(BaseModel):
 STATUS = {
     "no_table": 404, "not_seated": 403, "not_your_seat": 403, "rate_limited": 429,
     "too_many_tables": 429, "too_large": 413, "broken": 409, "expired": 410, "left": 403,
-    "no_game": 404,
+    "no_game": 404, "bad_session": 401, "not_signed_in": 401, "wrong_password": 401,
+    "csrf": 403, "name_taken": 409, "already_seated": 409,
 }  # fmt: skip
 """HTTP status of each refusal code (others are 400)."""
 
@@ -156,6 +162,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     def room() -> Room:
         return state["room"]  # type: ignore[no-any-return]
+
+    accounts = Accounts(room, address_limits, config.settings.session_days)
 
     def lobby() -> Lobby:
         return state["lobby"]  # type: ignore[no-any-return]
@@ -278,12 +286,16 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         Nothing is stored unless everything is valid; creations are rate-limited and
         open tables capped per client address."""
         address = client_address(request)
+        signed = await accounts.session(request, write=True)
         address_limits.hit("create", address)
         seats, token = {}, None
         if body.name is not None:
             token = new_token()
+            name, user_id = body.name, None
+            if signed is not None:
+                name, user_id = signed.user.name, signed.user.id
             seats[body.seat] = SeatRow(
-                body.seat, person_name(body.name), "human", None, hash_token(token)
+                body.seat, person_name(name), "human", None, hash_token(token), user_id
             )
         table = await room().create(
             body.game, body.players, body.options, turn_clock=body.turn_clock,
@@ -307,11 +319,26 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def take_seat(
         table_id: str, seat: int, body: TakeSeat, request: Request
     ) -> dict[str, Any]:
-        """Sit down; the answer's `token` is the seat's secret (keep it)."""
+        """Sit down; the answer's `token` is the seat's secret (keep it).  Signed in, you
+        sit under your account's name (one seat per account at a table)."""
         table = await room().get(table_id)
+        signed = await accounts.session(request, write=True)
         address_limits.hit("seat", client_address(request))
-        token = await table.take_seat(seat, body.name)
+        if signed is None:
+            token = await table.take_seat(seat, body.name)
+        else:
+            token = await table.take_seat(seat, None, signed.user.id, signed.user.name)
         return {"token": token, "seat": seat, "table": table.summary()}
+
+    @app.post("/api/tables/{table_id}/account", tags=["table"])
+    async def link_seat(table_id: str, request: Request, token: Token = None) -> Any:
+        """Signed in after sitting down as a guest: your seat (the one your token holds, or
+        left to a bot) becomes your account's.  Its name and token stay."""
+        table = await room().get(table_id)
+        signed = await accounts.require(request)
+        address_limits.hit("seat", client_address(request))
+        seat = await table.link_account(token, signed.user.id)
+        return {"seat": seat, "table": table.summary()}
 
     @app.post("/api/tables/{table_id}/seats/{seat}/bot", tags=["table"])
     async def add_bot(
@@ -385,6 +412,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             join_json(text, encode({"chat": [line.to_json() for line in chat]})),
             media_type="application/json",
         )
+
+    app.include_router(accounts.router())
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:

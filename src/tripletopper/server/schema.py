@@ -12,6 +12,11 @@ Three tables hold everything needed to rebuild any game by replay:
   the seat's turn clock played it.
 
 and ``chat`` holds what people said at each table, with the game's version then.
+
+Accounts are optional: ``users`` holds each account (its public name, the name's
+lookalike key, the Argon2 hash of its password) and ``sessions`` the SHA-256 of each
+signed-in browser's session token.  A seat a signed-in person holds names their
+account (``seats.user_id``); guests' seats do not.
 """
 
 from __future__ import annotations
@@ -66,7 +71,9 @@ seats = Table(
     Column("kind", String(8), nullable=False),  # human, bot or invited
     Column("bot", String(128), nullable=True),
     Column("token_hash", String(64), nullable=True),
+    Column("user_id", Integer, nullable=True),  # the account of the person (None: a guest)
 )
+Index("ix_seats_user_id", seats.c.user_id)
 
 actions = Table(
     "actions",
@@ -90,3 +97,23 @@ chat = Table(
     Column("at", Float, nullable=False),
     Column("version", Integer, nullable=False),  # the game's version when it was said
 )
+
+users = Table(
+    "users",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(64), nullable=False),  # public, as people see it
+    Column("name_key", String(128), nullable=False, unique=True),  # names.name_key: lookalikes
+    Column("password_hash", String(255), nullable=True),  # Argon2 (PHC string)
+    Column("created_at", Float, nullable=False),
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),  # SHA-256 of the cookie's token
+    Column("user_id", Integer, ForeignKey("users.id"), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+)
+Index("ix_sessions_user_id", sessions.c.user_id)

@@ -59,6 +59,8 @@ class SeatRow:
     bot: str | None = None
     token_hash: str | None = None
     """A person's token, hashed; on a bot's seat, the person who left it may take it back."""
+    user_id: int | None = None
+    """The account of the person holding (or who left) the seat; None for guests and bots."""
 
 
 @dataclass
@@ -172,7 +174,7 @@ def put_seat(conn: Connection, table_id: str, seat: SeatRow) -> None:
     conn.execute(
         schema.seats.insert().values(
             table_id=table_id, seat=seat.seat, name=seat.name, kind=seat.kind, bot=seat.bot,
-            token_hash=seat.token_hash,
+            token_hash=seat.token_hash, user_id=seat.user_id,
         )
     )  # fmt: skip
 
@@ -261,7 +263,7 @@ def _seats_of(conn: Connection, ids: Iterable[str]) -> dict[str, dict[int, SeatR
         return out
     for r in conn.execute(select(s).where(s.c.table_id.in_(id_list))):
         out.setdefault(r.table_id, {})[r.seat] = SeatRow(
-            r.seat, r.name, r.kind, r.bot, r.token_hash
+            r.seat, r.name, r.kind, r.bot, r.token_hash, r.user_id
         )
     return out
 

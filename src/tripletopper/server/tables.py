@@ -29,7 +29,7 @@ import re
 import secrets
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, Protocol
 
@@ -188,12 +188,16 @@ class Settings:
         default_factory=lambda: {
             "create": "20/minute", "seat": "60/minute", "replay": "30/minute",
             "lobby": "240/minute", "chat": "20/minute", "spectator_chat": "30/minute",
+            "register": "30/hour", "signin": "30/minute", "signin_name": "10/minute",
         }
     )  # fmt: skip
     """Per client address: table creations; seats taken, left, taken back or bots added;
-    replays; lobby lists; chat lines.  Per table: ``spectator_chat``, the lines all its
-    spectators together may say (``limits`` syntax; an empty dict turns rate limits off,
-    e.g. for load benchmarks)."""
+    replays; lobby lists; chat lines; accounts registered; sign-in attempts.  Per table:
+    ``spectator_chat``, the lines all its spectators together may say.  Per account name:
+    ``signin_name``, sign-in attempts (``limits`` syntax; an empty dict turns rate limits
+    off, e.g. for load benchmarks)."""
+    session_days: float = 30.0
+    """Days a sign-in lasts (the session cookie's lifetime)."""
     open_per_address: int = 10
     """Open (not started) tables one address may have made at once."""
     open_ttl: float = 1800.0
@@ -325,17 +329,66 @@ class Table:
             raise ClientError("seat_taken", f"seat {seat} is taken")
         return seat
 
-    async def take_seat(self, seat: object, name: object) -> str:
-        """Seat a person; returns their secret token (only its hash is stored)."""
+    async def take_seat(
+        self, seat: object, name: object, user_id: int | None = None, account: str = ""
+    ) -> str:
+        """Seat a person; returns their secret token (only its hash is stored).  A signed-in
+        person (``user_id``) sits under their ``account``'s name, once per table."""
         async with self.lock:
             number = self._free_seat(seat)
-            clean = person_name(name, (s.name for s in self.row.seats.values()))
+            self._one_seat_per_account(user_id)
+            chosen = account if user_id is not None else name
+            clean = person_name(chosen, (s.name for s in self.row.seats.values()))
             token = new_token()
-            info = SeatRow(number, clean, "human", None, hash_token(token))
+            info = SeatRow(number, clean, "human", None, hash_token(token), user_id)
             await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=info))
             self.row.seats[number] = info
             self._broadcast_table()
             return token
+
+    def _one_seat_per_account(self, user_id: int | None) -> None:
+        if user_id is not None and any(s.user_id == user_id for s in self.row.seats.values()):
+            raise ClientError("already_seated", "your account already holds a seat here")
+
+    async def link_account(self, by: str | None, user_id: int) -> int:
+        """A guest who signed in links the seat their token holds (or left to a bot) to
+        their account; the seat, its name and its token stay as they are."""
+        async with self.lock:
+            seat = self.seat_of(by)
+            if seat is None:
+                seat = self.held(by, BOT)
+            if seat is None:
+                seat = self.require_seat(by)  # holds none: refused, saying why
+            info = self.row.seats[seat]
+            if info.user_id == user_id:
+                return seat
+            if info.user_id is not None:
+                raise ClientError("not_your_seat", "this seat belongs to another account")
+            self._one_seat_per_account(user_id)
+            linked = replace(info, user_id=user_id)
+            await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=linked))
+            self.row.seats[seat] = linked
+            return seat
+
+    async def forget_account(self, user_id: int, name: str) -> None:
+        """A deleted account's seats here (and their chat lines) go by ``name``, linked to
+        nobody (the database has been updated already; storing again covers a seat written
+        meanwhile)."""
+        async with self.lock:
+            mine = {s for s, info in self.row.seats.items() if info.user_id == user_id}
+            if not mine:
+                return
+            for seat in mine:
+                info = self.row.seats[seat]
+                shown = name + BOT_SUFFIX if info.name.endswith(BOT_SUFFIX) else name
+                gone = replace(info, name=shown, user_id=None)
+                await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=gone))
+                self.row.seats[seat] = gone
+            for line in self.chat:
+                if line.seat in mine:
+                    line.name = name
+            self.replays.clear()
+            self._broadcast_table()
 
     async def add_bot(self, seat: object, spec: object, by: str | None) -> None:
         async with self.lock:
@@ -390,7 +443,7 @@ class Table:
         """A person's seat goes to the game's default bot (their token hash stays with it)."""
         seat = info.seat
         spec = default_bot(self.game.name)
-        bot_row = SeatRow(seat, info.name + BOT_SUFFIX, BOT, spec, info.token_hash)
+        bot_row = replace(info, name=info.name + BOT_SUFFIX, kind=BOT, bot=spec)
         await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=bot_row))
         self.row.seats[seat] = bot_row
         if self.state is None:
@@ -422,7 +475,7 @@ class Table:
     async def _person_back(self, info: SeatRow) -> None:
         """A bot gives its seat back to the person whose token hash it kept."""
         seat = info.seat
-        person = SeatRow(seat, info.name.removesuffix(BOT_SUFFIX), HUMAN, None, info.token_hash)
+        person = replace(info, name=info.name.removesuffix(BOT_SUFFIX), kind=HUMAN, bot=None)
         await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=person))
         self.row.seats[seat] = person
         self.bots.pop(seat, None)  # a decision on its way is dropped (_bot_turn)
@@ -482,7 +535,7 @@ class Table:
             seat = self.held(by, INVITED)
             if seat is not None:
                 info = self.row.seats[seat]
-                person = SeatRow(seat, info.name, HUMAN, None, info.token_hash)
+                person = replace(info, kind=HUMAN)
                 await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=person))
                 self.row.seats[seat] = person
                 self._broadcast_table()
@@ -493,8 +546,8 @@ class Table:
                 raise ClientError("not_seated", "you hold no seat in this rematch")
             if self.row.status == OPEN:  # declined, then changed their mind before the start
                 info = self.row.seats[away]
-                person = SeatRow(
-                    away, info.name.removesuffix(BOT_SUFFIX), HUMAN, None, info.token_hash
+                person = replace(
+                    info, name=info.name.removesuffix(BOT_SUFFIX), kind=HUMAN, bot=None
                 )
                 await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=person))
                 self.row.seats[away] = person
@@ -1274,7 +1327,7 @@ class Room:
             for s, info in row.seats.items():
                 if info.kind == HUMAN:
                     kind = HUMAN if s == seat else INVITED
-                    seats[s] = SeatRow(s, info.name, kind, None, info.token_hash)
+                    seats[s] = replace(info, kind=kind)
                 else:  # "Ann (bot)" plays on as "Ann bot"
                     name = info.name
                     if name.endswith(BOT_SUFFIX):
