@@ -3,6 +3,8 @@
 export async function api(method, path, body, token) {
   const headers = { "Content-Type": "application/json" };
   if (token) headers["X-Seat-Token"] = token;
+  const csrf = localStorage.getItem("tt-csrf");  // a signed-in change must carry it
+  if (csrf) headers["X-CSRF-Token"] = csrf;
   const response = await fetch(path, {
     method, headers, body: body === undefined ? undefined : JSON.stringify(body),
   });
@@ -34,3 +36,21 @@ export function el(tag, attrs = {}, ...children) {
 }
 
 export function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
+
+// The signed-in account of this browser (null: a guest).  Its CSRF token is kept for api();
+// a session cookie that is no longer valid is cleared, so the guest plays on.
+export async function whoAmI() {
+  const response = await fetch("/api/account");
+  if (response.ok) {
+    const data = await response.json();
+    localStorage.setItem("tt-csrf", data.csrf);
+    return data.account;
+  }
+  localStorage.removeItem("tt-csrf");
+  const data = await response.json().catch(() => ({}));
+  if (data.code === "bad_session") await fetch("/api/session", { method: "DELETE" });
+  return null;
+}
+
+export function signedIn(answer) { localStorage.setItem("tt-csrf", answer.csrf); return answer.account; }
+export function signedOut() { localStorage.removeItem("tt-csrf"); }

@@ -3,6 +3,7 @@
 // requires are set so), and the three lists: open tables to join, games in progress to
 // watch, recently finished games to replay.  The lists come over /ws/lobby whenever a
 // table opens, changes seats, starts or ends; ages count on by themselves.
+import { accountPanel } from "/static/account.js";
 import { api, clear, el, getName, setName, setToken } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
@@ -93,7 +94,7 @@ $("create-form").addEventListener("submit", async (event) => {
   }
   const clock = form.get("turn_clock");
   try {
-    setName(form.get("name"));
+    if (!$("your-name").readOnly) setName(form.get("name"));
     const created = await api("POST", "/api/tables", {
       game: form.get("game"), players: Number(form.get("players")), options,
       turn_clock: clock ? Number(clock) : null, on_timeout: form.get("on_timeout"), hints: form.get("hints") === "on",
@@ -188,6 +189,11 @@ function connectLobby() {
 }
 
 $("your-name").value = getName();
+accountPanel($("account-box"), (account) => {  // signed in, you sit under your account's name
+  const input = $("your-name");
+  input.readOnly = Boolean(account);
+  input.value = account ? account.name : getName();
+}).catch((e) => { $("account-box").textContent = e.message; });
 loadGames().catch((e) => { $("create-error").textContent = e.message; });
 connectLobby();
 setInterval(() => { if (lobby.lists) showLists(); }, 30000);  // the ages move on

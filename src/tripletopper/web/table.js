@@ -3,7 +3,7 @@
 // narration (also announced to screen readers), results; the attention calls, safety nets,
 // showdowns held on screen and keyboard play of attention.js, moves.js and shortcuts.js.
 // Reconnects by itself and catches up from the last version it saw.
-import { api, clear, el, getName, getToken, setName, setToken } from "/static/common.js";
+import { api, clear, el, getName, getToken, setName, setToken, whoAmI } from "/static/common.js";
 import * as cards from "/static/cards.js";
 import { Chat, chatForm } from "/static/chat.js";
 import { showHelp } from "/static/help.js";
@@ -27,7 +27,7 @@ const page = {
   token: getToken(tableId), seat: null, away: null, invited: null, table: null, names: [], view: null,
   version: -1, renderer: null, rendererFor: null, ws: null, retry: 250, sending: false,
   clockOffset: 0, folded: false, showdownKey: null, holding: null,
-  focus: { key: null, inPlay: false },
+  focus: { key: null, inPlay: false }, account: null,
 };
 const chat = new Chat($("chat-lines"), tableId, {
   mySeat: () => page.seat, send: (text) => send({ type: "chat", text, ref: "chat" }),
@@ -232,7 +232,7 @@ function renderSeats(table) {
   // A redraw must not take the name someone is typing, nor the focus, away from them.
   const typing = document.activeElement && document.activeElement.matches("#seats [data-seat] input")
     ? document.activeElement : null;
-  if (typing) setName(typing.value);
+  if (typing && !page.account) setName(typing.value);
   const typingSeat = typing ? typing.closest("[data-seat]").dataset.seat : null;
   const box = clear($("seats"));
   const seated = page.seat !== null;
@@ -243,7 +243,10 @@ function renderSeats(table) {
     card.append(el("div", {}, el("strong", {}, `Seat ${info.seat + 1}: `), who));
     if (open && !info.name && !seated) {
       // what is typed is kept at once: any update redraws the seats, and the name must survive
-      const input = el("input", { placeholder: "your name", maxlength: 32, value: getName(), "aria-label": `Name for seat ${info.seat + 1}`, oninput: (e) => setName(e.target.value) });
+      // signed in, you sit under your account's name
+      const input = page.account
+        ? el("input", { value: page.account.name, readonly: true, "aria-label": `Name for seat ${info.seat + 1}` })
+        : el("input", { placeholder: "your name", maxlength: 32, value: getName(), "aria-label": `Name for seat ${info.seat + 1}`, oninput: (e) => setName(e.target.value) });
       card.append(el("div", { class: "row" }, input, el("button", {
         type: "button", onclick: () => takeSeat(info.seat, input.value),
       }, "Sit here")));
@@ -457,8 +460,8 @@ new MutationObserver(() => queueMicrotask(restoreFocus)).observe($("game"), { ch
 // --- seats through the HTTP API ----------------------------------------------------------
 async function takeSeat(seat, name) {
   try {
-    setName(name);
-    const answer = await api("POST", `/api/tables/${tableId}/seats/${seat}`, { name });
+    if (!page.account) setName(name);
+    const answer = await api("POST", `/api/tables/${tableId}/seats/${seat}`, page.account ? {} : { name });
     setToken(tableId, answer.token);
     page.token = answer.token;
     page.ws.close();  // reconnect as the seat's player
@@ -502,4 +505,10 @@ listen({
   help: toggleHelp, quiet: () => Boolean(moves.busy || page.holding || page.sending),
 });
 setInterval(tickClock, 250);
-connect();
+// Signed in since sitting down here as a guest: the seat becomes the account's (it keeps its
+// name and token; refused quietly when the token holds no seat here).
+whoAmI().then(async (account) => {
+  page.account = account;
+  if (account && page.token) await api("POST", `/api/tables/${tableId}/account`, undefined, page.token).catch(() => {});
+  if (page.table) render();
+}).catch(() => {}).finally(connect);
