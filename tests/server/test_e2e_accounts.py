@@ -44,6 +44,8 @@ def test_sign_up_sit_as_the_account_and_a_guest_keeps_their_seat(browser, tmp_pa
         assert ann.input_value("#your-name") == "Ann"
         assert ann.locator("#your-name").get_attribute("readonly") is not None
         ann.select_option("#game", "thirty-two")
+        assert ann.is_checked("#rated")  # signed in: rated by default...
+        ann.uncheck("#rated")  # ...but a guest is to sit here
         ann.click("#open-table")
         ann.wait_for_url(f"{base}/t/*")
         ann.wait_for_selector("#seats [data-seat='0']:has-text('Ann - you')")

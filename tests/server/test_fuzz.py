@@ -60,7 +60,8 @@ ERROR_CODES = {
 """The websocket's documented error codes, less ``internal``: that one is a server bug."""
 SUMMARY = {
     "id", "game", "title", "players", "options", "status", "version", "turn_clock", "on_timeout",
-    "hints", "score_unit", "seats", "bots", "created_at", "results", "rematch", "rematch_of",
+    "hints", "rated", "score_unit", "seats", "bots", "created_at", "results", "rematch",
+    "rematch_of",
 }  # fmt: skip
 """The fields of a table summary (docs/protocol.md)."""
 MESSAGE_TYPES = {

@@ -96,6 +96,10 @@ class NewTable(BaseModel):
         None, description="take a seat at once with this name (signed in: your account's)"
     )
     seat: int = Field(0, description="the seat to take with `name`")
+    rated: bool | None = Field(
+        None, description="a rated game (accounts only); null: rated if every person seated "
+        "at the start has an account",
+    )  # fmt: skip
 
 
 class TakeSeat(BaseModel):
@@ -112,7 +116,7 @@ STATUS = {
     "no_table": 404, "not_seated": 403, "not_your_seat": 403, "rate_limited": 429,
     "too_many_tables": 429, "too_large": 413, "broken": 409, "expired": 410, "left": 403,
     "no_game": 404, "bad_session": 401, "not_signed_in": 401, "wrong_password": 401,
-    "csrf": 403, "name_taken": 409, "already_seated": 409,
+    "csrf": 403, "name_taken": 409, "already_seated": 409, "rated": 403,
 }  # fmt: skip
 """HTTP status of each refusal code (others are 400)."""
 
@@ -300,6 +304,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         table = await room().create(
             body.game, body.players, body.options, turn_clock=body.turn_clock,
             on_timeout=body.on_timeout, hints=body.hints, address=address, seats=seats,
+            rated=body.rated,
         )  # fmt: skip
         out: dict[str, Any] = {"table": table.summary()}
         if token is not None:

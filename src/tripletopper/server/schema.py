@@ -17,6 +17,10 @@ Accounts are optional: ``users`` holds each account (its public name, the name's
 lookalike key, the Argon2 hash of its password) and ``sessions`` the SHA-256 of each
 signed-in browser's session token.  A seat a signed-in person holds names their
 account (``seats.user_id``); guests' seats do not.
+
+Rated games: ``ratings`` holds each player's current OpenSkill rating per game (a
+player is an account, ``u:<id>``, or a bot level, ``b:<spec>``), and ``rating_changes``
+each rated game's place, rating before and after for every player in it.
 """
 
 from __future__ import annotations
@@ -58,6 +62,7 @@ tables = Table(
     Column("rematch_of", String(32), nullable=True),
     Column("rematch", String(32), nullable=True),
     Column("hints", Boolean, nullable=False, server_default=false()),  # show the game's hints
+    Column("rated", Boolean, nullable=True),  # None: decided at the start (everyone signed in)
 )
 Index("ix_tables_status", tables.c.status)
 Index("ix_tables_finished_at", tables.c.finished_at)  # the lobby's recently finished games
@@ -72,6 +77,7 @@ seats = Table(
     Column("bot", String(128), nullable=True),
     Column("token_hash", String(64), nullable=True),
     Column("user_id", Integer, nullable=True),  # the account of the person (None: a guest)
+    Column("forfeit", Boolean, nullable=False, server_default=false()),  # left a rated game
 )
 Index("ix_seats_user_id", seats.c.user_id)
 
@@ -117,3 +123,29 @@ sessions = Table(
     Column("expires_at", Float, nullable=False),
 )
 Index("ix_sessions_user_id", sessions.c.user_id)
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("game", String(64), primary_key=True),
+    Column("player", String(160), primary_key=True),  # u:<user id> or b:<bot spec>
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+
+rating_changes = Table(
+    "rating_changes",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("player", String(160), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("place", Float, nullable=False),  # 1 = first; a shared place is the mean
+    Column("mu_before", Float, nullable=False),
+    Column("sigma_before", Float, nullable=False),
+    Column("mu_after", Float, nullable=False),
+    Column("sigma_after", Float, nullable=False),
+    Column("at", Float, nullable=False),
+)
+Index("ix_rating_changes_player", rating_changes.c.player, rating_changes.c.at)

@@ -56,7 +56,7 @@ from tripletopper.errors import (
 )
 from tripletopper.games import game_class
 from tripletopper.question_banks import make_game
-from tripletopper.server import names, storage
+from tripletopper.server import names, ratings, storage
 from tripletopper.server.botpool import (
     DEADLINE,
     BotPool,
@@ -337,6 +337,8 @@ class Table:
         async with self.lock:
             number = self._free_seat(seat)
             self._one_seat_per_account(user_id)
+            if self.row.rated and user_id is None:
+                raise ClientError("rated", "this table is rated: sign in to sit down")
             chosen = account if user_id is not None else name
             clean = person_name(chosen, (s.name for s in self.row.seats.values()))
             token = new_token()
@@ -431,7 +433,8 @@ class Table:
                 del self.row.seats[seat]
                 await self._rematch_ready()
             elif self.row.status == PLAYING and info.kind == HUMAN:
-                await self._hand_to_bot(info)
+                # leaving a rated game forfeits it: last place, even after coming back
+                await self._hand_to_bot(replace(info, forfeit=bool(self.row.rated)))
                 self._broadcast_table()
                 self._reseat(seat, None)
                 return
@@ -516,11 +519,19 @@ class Table:
 
     async def _start_locked(self) -> None:
         now = time.time()
+        rated = self.row.rated
+        if rated is None:  # by default, rated when every person seated has an account
+            people = [info for info in self.row.seats.values() if info.kind != BOT]
+            rated = bool(people) and all(info.user_id is not None for info in people)
         await self.room.db.run(
-            partial(storage.update_table, table_id=self.id, status=PLAYING, started_at=now)
-        )
+            partial(
+                storage.update_table, table_id=self.id, status=PLAYING, started_at=now,
+                rated=rated,
+            )
+        )  # fmt: skip
         self.row.status = PLAYING
         self.row.started_at = now
+        self.row.rated = rated
         self._begin(now)
         self._broadcast_table()
         self._broadcast([])
@@ -661,15 +672,26 @@ class Table:
             if any(info.kind == "human" for info in self.row.seats.values()):
                 return
             now = time.time()
-            await self.room.db.run(
-                partial(storage.update_table, table_id=self.id, status=ABANDONED, finished_at=now)
-            )
+            seated = self._rated_places(None)
+
+            def job(conn: Any) -> None:
+                storage.update_table(conn, self.id, status=ABANDONED, finished_at=now)
+                if seated:
+                    ratings.rate_game(conn, self.id, self.game.name, seated, now)
+
+            await self.room.db.run(job)
             self.row.status = ABANDONED
             self.row.finished_at = now
             self.close()  # no bot or clock acts here any more
             log.info("table %s: abandoned (no person left at it)", self.id)
             self._broadcast_table()
             self.room.finished(self)
+
+    def _rated_places(self, results: Results | None) -> list[ratings.Place]:
+        """The places to rate when this game ends now (none if it is not rated)."""
+        if not self.row.rated:
+            return []
+        return ratings.places(self.row.seats, self.game.players, results)
 
     def _record(self, seat: int, events: list[Event], by_clock: bool = False) -> None:
         assert self.state is not None
@@ -722,12 +744,16 @@ class Table:
         results = state.results()
         finished = state.is_terminal()
 
+        seated = self._rated_places(results)
+
         def job(conn: Any) -> None:
             storage.add_action(conn, self.id, row)
             storage.update_table(
                 conn, self.id, status=FINISHED, finished_at=now,
                 results=results.to_json() if results else None,
             )  # fmt: skip
+            if seated:
+                ratings.rate_game(conn, self.id, self.game.name, seated, now)
 
         self.storing = True
         try:
@@ -1235,7 +1261,7 @@ class Room:
         seed: int | None = None,
         decks: list[list[str]] | None = None, setup: dict[str, Any] | None = None,
         seats: dict[int, SeatRow] | None = None, rematch_of: str | None = None,
-        start: bool = False, address: str | None = None,
+        start: bool = False, address: str | None = None, rated: bool | None = None,
     ) -> Table:  # fmt: skip
         """A new table, checked whole before anything is stored.
 
@@ -1265,6 +1291,10 @@ class Room:
             raise ClientError("bad_options", "on_timeout is 'default' or 'bot'")
         if not isinstance(hints, bool):
             raise ClientError("bad_options", "hints is true or false")
+        if rated is not None and not isinstance(rated, bool):
+            raise ClientError("bad_options", "rated is true, false or null")
+        if rated and any(info.user_id is None for info in (seats or {}).values()):
+            raise ClientError("rated", "a rated table seats accounts only: sign in first")
         seats = seats or {}
         for seat in seats:
             if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < game.players:
@@ -1277,7 +1307,7 @@ class Room:
             options=dict(game.options), seed=secrets.randbelow(2**53) if seed is None else seed,
             status=PLAYING if start else OPEN, created_at=now, turn_clock=turn_clock,
             on_timeout=on_timeout, hints=hints, decks=decks, setup=setup or {},
-            started_at=now if start else None, rematch_of=rematch_of, seats=seats,
+            started_at=now if start else None, rematch_of=rematch_of, seats=seats, rated=rated,
         )  # fmt: skip
         await self.db.run(partial(storage.insert_table, row=row))
         table = Table(self, row)
@@ -1336,6 +1366,7 @@ class Room:
             new = await self.create(
                 row.game, row.players, dict(row.options), turn_clock=row.turn_clock,
                 on_timeout=row.on_timeout, hints=row.hints, seats=seats, rematch_of=row.id,
+                rated=row.rated,
             )  # fmt: skip
             await self.db.run(partial(storage.update_table, table_id=row.id, rematch=new.id))
             row.rematch = new.id
@@ -1466,6 +1497,7 @@ def summarize(row: TableRow, version: int = 0) -> dict[str, Any]:
         "turn_clock": row.turn_clock,
         "on_timeout": row.on_timeout,
         "hints": row.hints,
+        "rated": row.rated,
         "score_unit": list(cls.score_unit(row.players)),
         "seats": [_seat_json(seat, row.seats.get(seat)) for seat in range(row.players)],
         "bots": bot_names(row.game),

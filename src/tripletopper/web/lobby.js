@@ -99,6 +99,7 @@ $("create-form").addEventListener("submit", async (event) => {
       game: form.get("game"), players: Number(form.get("players")), options,
       turn_clock: clock ? Number(clock) : null, on_timeout: form.get("on_timeout"), hints: form.get("hints") === "on",
       name: form.get("name"), seat: 0,
+      rated: $("rated-box").hidden ? null : form.get("rated") === "on",  // guests: never rated
     });
     setToken(created.table.id, created.token);
     location.href = `/t/${created.table.id}`;
@@ -193,6 +194,7 @@ accountPanel($("account-box"), (account) => {  // signed in, you sit under your 
   const input = $("your-name");
   input.readOnly = Boolean(account);
   input.value = account ? account.name : getName();
+  $("rated-box").hidden = !account;
 }).catch((e) => { $("account-box").textContent = e.message; });
 loadGames().catch((e) => { $("create-error").textContent = e.message; });
 connectLobby();
