@@ -1,14 +1,19 @@
 """Accounts in real browsers: sign up in the lobby, sit under the account's name; a guest
-who signs in keeps their seat, now linked to the account; sign out and in again."""
+who signs in keeps their seat, now linked to the account; sign out and in again; a rated
+Thirty-One against two bots, then its rating change on the player page, the game in "my
+games" and its replay, and the leaderboard."""
 
 from __future__ import annotations
 
+import random
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from sqlalchemy import select
 
 from tests.server.helpers import live_server
+from tests.server.test_e2e_games import click_drawing
 from tripletopper.server import schema
 from tripletopper.server.storage import Database, sqlite_url
 
@@ -78,4 +83,65 @@ def test_sign_up_sit_as_the_account_and_a_guest_keeps_their_seat(browser, tmp_pa
         ann.fill("#sign-in-form input[name=password]", "correct horse")
         ann.click("#sign-in")
         ann.wait_for_selector("#signed-in-as:has-text('Ann')")
+        assert errors == []
+
+
+def axe_violations(page: Any) -> list[Any]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page).response["violations"]
+    return [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in found
+            if v["impact"] in ("serious", "critical")]  # fmt: skip
+
+
+def test_a_rated_thirty_one_against_two_bots_shows_on_the_player_page(browser, tmp_path):
+    with live_server(str(tmp_path), bot_delay=0.05) as base:
+        page = browser.new_context(viewport={"width": 1000, "height": 900}).new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        sign_up(page, base, "Ann")
+        page.select_option("#game", "thirty-one")
+        page.select_option("#players", "3")
+        assert page.is_checked("#rated")
+        page.click("#open-table")
+        page.wait_for_url(f"{base}/t/*")
+        table_id = page.url.rsplit("/", 1)[1]
+        page.wait_for_selector("#conn:has-text('connected')")  # drawn as signed in
+        for seat in (1, 2):
+            box = f"#seats [data-seat='{seat}']"
+            page.select_option(f"{box} select", "easy")
+            page.click(f"{box} button:has-text('Add bot')")
+            page.wait_for_selector(f"{box}:has-text('Easy bot')")
+        page.click("#start")
+        seat = SimpleNamespace(page=page, finished=lambda: page.is_visible("#results-panel"))
+        click_drawing(seat, random.Random(5), clicks=2000, seconds=240)
+        assert seat.finished(), "the game did not finish in time"
+
+        page.goto(f"{base}/")  # my games: the finished game, with its replay
+        page.wait_for_selector(f"#my-list tr[data-table='{table_id}'] a:has-text('Replay')")
+        assert "rated" in page.inner_text(f"#my-list tr[data-table='{table_id}']")
+        page.click("#my-page")
+        page.wait_for_selector(".rating[data-game='thirty-one'] svg.rating-chart polyline")
+        api = page.request.get(f"{base}/api/players/Ann").json()
+        (rating,) = api["ratings"]
+        shown = page.inner_text(".rating[data-game='thirty-one'] .value")
+        assert shown == f"{rating['rating']:.1f}"
+        row = page.locator(f"#games tr[data-table='{table_id}']")
+        change = api["games"][0]["rating"]
+        delta = change["after"] - change["before"]
+        assert row.locator(".change").inner_text() == (
+            f"{change['after']:.1f} ({'+' if delta >= 0 else ''}{delta:.1f})"
+        )
+        assert delta != 0
+        assert not axe_violations(page)
+        row.locator("a:has-text('Replay')").click()
+        page.wait_for_url(f"{base}/r/{table_id}")
+        page.wait_for_selector("#where:has-text('step')")
+
+        page.goto(f"{base}/leaderboard/thirty-one")
+        page.wait_for_selector("#players tr[data-player='Ann']")
+        bot = page.locator("#players tr[data-player='Easy bot']")
+        assert bot.locator(".badge").inner_text() == "bot"
+        assert page.locator("#players tr").count() == 2
+        assert not axe_violations(page)
         assert errors == []

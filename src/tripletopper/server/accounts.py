@@ -188,8 +188,8 @@ def set_password(conn: Connection, user_id: int, password_hash: str, keep: str) 
 
 
 def delete_user(conn: Connection, user_id: int) -> None:
-    """Remove an account and its sessions; its seats and chat lines are kept under
-    :data:`DELETED`, linked to nobody."""
+    """Remove an account, its sessions and its ratings; its seats and chat lines are kept
+    under :data:`DELETED`, linked to nobody."""
     u, s, seats, chat = schema.users, schema.sessions, schema.seats, schema.chat
     mine = exists().where(
         and_(seats.c.table_id == chat.c.table_id, seats.c.seat == chat.c.seat),
@@ -200,4 +200,6 @@ def delete_user(conn: Connection, user_id: int) -> None:
         seats.update().where(seats.c.user_id == user_id).values(name=DELETED, user_id=None)
     )
     conn.execute(s.delete().where(s.c.user_id == user_id))
+    r = schema.ratings  # off the leaderboards; each game's changes stay with the game
+    conn.execute(r.delete().where(r.c.player == f"u:{user_id}"))
     conn.execute(u.delete().where(u.c.id == user_id))

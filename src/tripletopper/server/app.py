@@ -35,7 +35,7 @@ from tripletopper.bots import bot_class, bot_names
 from tripletopper.engine import YOU, State
 from tripletopper.games import GAMES
 from tripletopper.record import Record
-from tripletopper.server import guide
+from tripletopper.server import guide, history
 from tripletopper.server.account_api import Accounts
 from tripletopper.server.botpool import BotPool
 from tripletopper.server.guards import (
@@ -116,7 +116,7 @@ STATUS = {
     "no_table": 404, "not_seated": 403, "not_your_seat": 403, "rate_limited": 429,
     "too_many_tables": 429, "too_large": 413, "broken": 409, "expired": 410, "left": 403,
     "no_game": 404, "bad_session": 401, "not_signed_in": 401, "wrong_password": 401,
-    "csrf": 403, "name_taken": 409, "already_seated": 409, "rated": 403,
+    "csrf": 403, "name_taken": 409, "already_seated": 409, "rated": 403, "no_player": 404,
 }  # fmt: skip
 """HTTP status of each refusal code (others are 400)."""
 
@@ -214,6 +214,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.get("/r/{table_id}", include_in_schema=False)
     async def replay_page(table_id: str) -> FileResponse:
         return page("replay.html")
+
+    @app.get("/players/{name}", include_in_schema=False)
+    async def player_page(name: str) -> FileResponse:
+        return page("player.html")
+
+    @app.get("/leaderboard/{game}", include_in_schema=False)
+    async def leaderboard_page(game: str) -> FileResponse:
+        return page("leaderboard.html")
 
     @app.get("/rules", include_in_schema=False)
     async def rules_index() -> HTMLResponse:
@@ -419,6 +427,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         )
 
     app.include_router(accounts.router())
+    app.include_router(history.router(accounts, address_limits))
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:

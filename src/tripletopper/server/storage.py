@@ -321,9 +321,15 @@ def list_tables(
     """Tables in these statuses, newest first by ``newest`` (a time column), with seats (no
     actions); rows that do not decode (a damaged database) are left out."""
     t = schema.tables
-    rows = []
     query = select(t).where(t.c.status.in_(list(statuses))).order_by(t.c[newest].desc())
-    for r in conn.execute(query.limit(limit)):
+    return rows_with_seats(conn, query.limit(limit))
+
+
+def rows_with_seats(conn: Connection, query: Any) -> list[TableRow]:
+    """The tables a query of ``tables`` rows selects, in its order, with their seats (no
+    actions); rows that do not decode (a damaged database) are left out."""
+    rows = []
+    for r in conn.execute(query):
         try:
             rows.append(_table_from(r))
         except ValueError:  # JSON that does not decode

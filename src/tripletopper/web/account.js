@@ -64,7 +64,8 @@ export async function accountPanel(box, onChange) {
       try { await api("DELETE", "/api/session"); signedOut(); show(null); } catch (e) { fail(e); }
     });
     return el("div", {},
-      el("p", { id: "signed-in-as" }, "Signed in as ", el("strong", {}, account.name), " ", out),
+      el("p", { id: "signed-in-as" }, "Signed in as ", el("strong", {}, account.name), " ",
+        el("a", { href: `/players/${encodeURIComponent(account.name)}`, id: "my-page" }, "your page"), " ", out),
       el("details", {}, el("summary", {}, "Account settings"), change, remove));
   }
 

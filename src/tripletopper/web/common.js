@@ -15,7 +15,14 @@ export async function api(method, path, body, token) {
 
 // A seat is held by a secret token, kept in this browser only (or carried by a seat link).
 export function getToken(tableId) { return localStorage.getItem(`tt-token-${tableId}`); }
-export function setToken(tableId, token) { localStorage.setItem(`tt-token-${tableId}`, token); }
+export function setToken(tableId, token) {
+  localStorage.setItem(`tt-token-${tableId}`, token);
+  const recent = recentTables().filter((id) => id !== tableId);  // a guest's recent games
+  localStorage.setItem("tt-recent", JSON.stringify([tableId, ...recent].slice(0, 10)));
+}
+export function recentTables() {
+  try { return JSON.parse(localStorage.getItem("tt-recent") || "[]").filter((id) => typeof id === "string"); } catch { return []; }
+}
 export function dropToken(tableId) { localStorage.removeItem(`tt-token-${tableId}`); }
 export function getName() { return localStorage.getItem("tt-name") || ""; }
 export function setName(name) { localStorage.setItem("tt-name", name); }

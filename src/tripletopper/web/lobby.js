@@ -5,6 +5,7 @@
 // table opens, changes seats, starts or ends; ages count on by themselves.
 import { accountPanel } from "/static/account.js";
 import { api, clear, el, getName, setName, setToken } from "/static/common.js";
+import { showMyGames } from "/static/mygames.js";
 
 const $ = (id) => document.getElementById(id);
 const gameSelect = $("game");
@@ -195,6 +196,7 @@ accountPanel($("account-box"), (account) => {  // signed in, you sit under your 
   input.readOnly = Boolean(account);
   input.value = account ? account.name : getName();
   $("rated-box").hidden = !account;
+  showMyGames(account).catch(() => {});
 }).catch((e) => { $("account-box").textContent = e.message; });
 loadGames().catch((e) => { $("create-error").textContent = e.message; });
 connectLobby();
