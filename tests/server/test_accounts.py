@@ -278,7 +278,7 @@ def test_a_signed_in_person_sits_under_their_account_once_per_table(client):
     assert "already holds a seat" in error(r, 409, "already_seated")
     assert seats_of(client, table_id) == [(0, "Ann", user_id)]
     summary = client.get(f"/api/tables/{table_id}").json()["table"]
-    assert set(summary["seats"][0]) == {"seat", "name", "kind", "bot"}  # no account data
+    assert set(summary["seats"][0]) == {"seat", "name", "kind", "bot", "bot_account"}
 
 
 def test_a_guest_who_signs_in_keeps_their_seat_linked_to_the_account(client):

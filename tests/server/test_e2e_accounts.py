@@ -145,3 +145,53 @@ def test_a_rated_thirty_one_against_two_bots_shows_on_the_player_page(browser, t
         assert page.locator("#players tr").count() == 2
         assert not axe_violations(page)
         assert errors == []
+
+
+def test_a_bot_account_made_in_the_lobby_is_added_from_the_table_page(browser, tmp_path):
+    import asyncio
+    import threading
+
+    from tripletopper.server.botclient import run
+
+    with live_server(str(tmp_path), bot_delay=0.05) as base:
+        page = browser.new_context().new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        sign_up(page, base, "Ann")
+        page.click("#bots-panel summary")
+        page.fill("#new-bot-form input[name=name]", "Robo")
+        page.click("#new-bot-form button")
+        page.click("#bot-list li[data-bot='Robo'] button:has-text('New token')")
+        token = page.inner_text("#new-token code")
+        said: list[str] = []
+        played: list[str] = []
+        thread = threading.Thread(
+            target=lambda: played.append(asyncio.run(run(base, token, "heuristic",
+                                                         say=said.append, once=True))),
+            daemon=True,
+        )  # fmt: skip
+        thread.start()
+        page.goto(f"{base}/")
+        page.wait_for_selector(
+            "#bot-list li[data-bot='Robo'] .badge:has-text('online')", state="attached"
+        )  # in the folded "Your bots"
+        page.select_option("#game", "thirty-one")
+        page.select_option("#players", "3")
+        page.click("#open-table")
+        page.wait_for_url(f"{base}/t/*")
+        page.wait_for_selector("#conn:has-text('connected')")
+        box = "#seats [data-seat='1']"
+        page.wait_for_selector(f"{box} option[value='account:Robo']", state="attached")
+        page.select_option(f"{box} select", "account:Robo")
+        page.click(f"{box} button:has-text('Add bot')")
+        page.wait_for_selector(f"{box}:has-text('Robo')")
+        page.select_option("#seats [data-seat='2'] select", "easy")
+        page.click("#seats [data-seat='2'] button:has-text('Add bot')")
+        page.wait_for_selector("#seats [data-seat='2']:has-text('Easy bot')")
+        page.click("#start")
+        seat = SimpleNamespace(page=page, finished=lambda: page.is_visible("#results-panel"))
+        click_drawing(seat, random.Random(6), clicks=2000, seconds=240)
+        assert seat.finished()
+        thread.join(timeout=60)
+        assert played == ["played"], said
+        assert errors == []

@@ -134,9 +134,11 @@ class Accounts:
             removed; its games stay, played by "Deleted player"."""
             signed = await self.require(request)
             await self._check_password(signed.user, body.password)
-            await self.db.run(partial(accounts.delete_user, user_id=signed.user.id))
-            for table in list(self.room().tables.values()):
-                await table.forget_account(signed.user.id, DELETED)
+            gone = await self.db.run(partial(accounts.delete_user, user_id=signed.user.id))
+            for user_id in gone:
+                self.room().bot_left(user_id)
+                for table in list(self.room().tables.values()):
+                    await table.forget_account(user_id, DELETED)
             response.delete_cookie(COOKIE, path="/")
             return {"deleted": True}
 

@@ -130,16 +130,23 @@ def _user(r: Any) -> User:
     return User(r.id, r.name, r.created_at)
 
 
-def insert_user(conn: Connection, name: str, password_hash: str, now: float) -> User:
-    """A new account, or ``name_taken`` if its name (up to lookalikes) is in use."""
+def insert_user(
+    conn: Connection, name: str, password_hash: str | None, now: float,
+    owner_id: int | None = None,
+) -> User:  # fmt: skip
+    """A new account (``owner_id``: a bot account of that person, with no password), or
+    ``name_taken`` if its name (up to lookalikes) is in use."""
     u = schema.users
     key = names.name_key(name)
     # One writer thread runs every job: nothing registers between this look and the insert.
     if conn.execute(select(u.c.id).where(u.c.name_key == key)).first() is not None:
         raise ClientError("name_taken", f"the name {name!r} is taken: choose another")
     result = conn.execute(
-        u.insert().values(name=name, name_key=key, password_hash=password_hash, created_at=now)
-    )
+        u.insert().values(
+            name=name, name_key=key, password_hash=password_hash, created_at=now,
+            owner_id=owner_id,
+        )
+    )  # fmt: skip
     made = result.inserted_primary_key
     assert made is not None
     return User(int(made[0]), name, now)
@@ -187,10 +194,16 @@ def set_password(conn: Connection, user_id: int, password_hash: str, keep: str) 
     conn.execute(s.delete().where(s.c.user_id == user_id, s.c.token_hash != hash_token(keep)))
 
 
-def delete_user(conn: Connection, user_id: int) -> None:
-    """Remove an account, its sessions and its ratings; its seats and chat lines are kept
-    under :data:`DELETED`, linked to nobody."""
+def delete_user(conn: Connection, user_id: int) -> list[int]:
+    """Remove an account, its sessions, API tokens, ratings and bot accounts; its seats and
+    chat lines are kept under :data:`DELETED`, linked to nobody.  Returns the ids removed
+    (the account's and its bot accounts')."""
     u, s, seats, chat = schema.users, schema.sessions, schema.seats, schema.chat
+    gone = [user_id]
+    for (bot_id,) in conn.execute(select(u.c.id).where(u.c.owner_id == user_id)).all():
+        gone += delete_user(conn, bot_id)
+    tokens = schema.bot_tokens
+    conn.execute(tokens.delete().where(tokens.c.user_id == user_id))
     mine = exists().where(
         and_(seats.c.table_id == chat.c.table_id, seats.c.seat == chat.c.seat),
         seats.c.user_id == user_id,
@@ -203,3 +216,4 @@ def delete_user(conn: Connection, user_id: int) -> None:
     r = schema.ratings  # off the leaderboards; each game's changes stay with the game
     conn.execute(r.delete().where(r.c.player == f"u:{user_id}"))
     conn.execute(u.delete().where(u.c.id == user_id))
+    return gone

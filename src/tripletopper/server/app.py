@@ -35,7 +35,7 @@ from tripletopper.bots import bot_class, bot_names
 from tripletopper.engine import YOU, State
 from tripletopper.games import GAMES
 from tripletopper.record import Record
-from tripletopper.server import guide, history
+from tripletopper.server import bot_accounts, guide, history
 from tripletopper.server.account_api import Accounts
 from tripletopper.server.botpool import BotPool
 from tripletopper.server.guards import (
@@ -117,6 +117,8 @@ STATUS = {
     "too_many_tables": 429, "too_large": 413, "broken": 409, "expired": 410, "left": 403,
     "no_game": 404, "bad_session": 401, "not_signed_in": 401, "wrong_password": 401,
     "csrf": 403, "name_taken": 409, "already_seated": 409, "rated": 403, "no_player": 404,
+    "no_bot": 404, "no_token": 404, "bot_offline": 409, "too_many_bots": 429,
+    "too_many_tokens": 429,
 }  # fmt: skip
 """HTTP status of each refusal code (others are 400)."""
 
@@ -357,10 +359,15 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def add_bot(
         table_id: str, seat: int, body: AddBot, request: Request, token: Token = None
     ) -> Any:
-        """Put a bot in an empty seat (you must hold a seat at the table)."""
+        """Put a bot in an empty seat (you must hold a seat at the table): a built-in bot,
+        or `account:NAME`, a connected bot account (it is sent an invitation)."""
         table = await room().get(table_id)
         address_limits.hit("seat", client_address(request))
-        await table.add_bot(seat, body.bot, token)
+        if isinstance(body.bot, str) and body.bot.startswith(bot_accounts.ACCOUNT_PREFIX):
+            name = body.bot.removeprefix(bot_accounts.ACCOUNT_PREFIX)
+            await bot_accounts.invite(room(), table, seat, token, name)
+        else:
+            await table.add_bot(seat, body.bot, token)
         return {"table": table.summary()}
 
     @app.delete("/api/tables/{table_id}/seats/{seat}", tags=["table"])
@@ -428,10 +435,15 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     app.include_router(accounts.router())
     app.include_router(history.router(accounts, address_limits))
+    app.include_router(bot_accounts.router(accounts, address_limits))
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await Connection(websocket, room(), table_id, address_limits).serve()
+
+    @app.websocket("/ws/bot")
+    async def bot_socket(websocket: WebSocket) -> None:
+        await bot_accounts.BotConnection(websocket, room()).serve()
 
     @app.websocket("/ws/lobby")
     async def lobby_socket(websocket: WebSocket) -> None:

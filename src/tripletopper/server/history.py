@@ -1,6 +1,7 @@
 """Who played what, and how strong they are: leaderboards, player pages, "my games".
 
-- ``GET /api/leaderboard/{game}``: the rated players of a game (people and bot levels),
+- ``GET /api/leaderboard/{game}``: the rated players of a game (people, and bots: levels
+  and bot accounts, marked),
   best rating first, a page at a time;
 - ``GET /api/players/{name}``: a player's rating per game with its recent history
   (for the rating-over-time chart) and their recent games with place, rating change
@@ -14,6 +15,7 @@ Every list is bounded (docs/protocol.md, "Limits").
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -41,22 +43,35 @@ MY_GAMES = 50
 """Games in "my games"."""
 
 
-def _names_of(conn: Connection, players: list[str]) -> dict[str, str]:
-    """Public names of players: an account's name, a bot level's label."""
+@dataclass(frozen=True)
+class Shown:
+    """A player as pages show them: a public name, and whether a bot plays (a bot level,
+    or a bot account)."""
+
+    name: str
+    bot: bool
+
+
+def _shown(conn: Connection, players: list[str]) -> dict[str, Shown]:
     ids = [int(p[2:]) for p in players if p.startswith("u:")]
     u = schema.users
-    people = {f"u:{r.id}": r.name for r in conn.execute(select(u).where(u.c.id.in_(ids)))}
+    people = {
+        f"u:{r.id}": Shown(r.name, r.owner_id is not None)
+        for r in conn.execute(select(u).where(u.c.id.in_(ids)))
+    }
     return {
-        p: people.get(p, DELETED) if p.startswith("u:") else ratings.bot_label(p[2:])
+        p: people.get(p, Shown(DELETED, False))
+        if p.startswith("u:")
+        else Shown(ratings.bot_label(p[2:]), True)
         for p in players
     }
 
 
-def _entry(player: str, name: str, row: Any) -> dict[str, Any]:
+def _entry(shown: Shown, row: Any) -> dict[str, Any]:
     return {
-        "name": name, "kind": "bot" if player.startswith("b:") else "person",
+        "name": shown.name, "kind": "bot" if shown.bot else "person",
         "rating": ratings.ordinal(row.mu, row.sigma), "mu": round(row.mu, 3),
-        "sigma": round(row.sigma, 3), "games": row.games, "page": f"/players/{name}",
+        "sigma": round(row.sigma, 3), "games": row.games, "page": f"/players/{shown.name}",
     }  # fmt: skip
 
 
@@ -67,23 +82,22 @@ def leaderboard(conn: Connection, game: str, limit: int, offset: int) -> list[di
         .order_by((r.c.mu - 3 * r.c.sigma).desc(), r.c.player).limit(limit).offset(offset)
     )  # fmt: skip
     rows = list(conn.execute(query))
-    shown = _names_of(conn, [row.player for row in rows])
+    shown = _shown(conn, [row.player for row in rows])
     return [
-        {"rank": offset + i + 1, **_entry(row.player, shown[row.player], row)}
-        for i, row in enumerate(rows)
+        {"rank": offset + i + 1, **_entry(shown[row.player], row)} for i, row in enumerate(rows)
     ]
 
 
-def player_key(conn: Connection, name: str) -> tuple[str, str] | None:
-    """The player a page name stands for, and its shown name (None: nobody)."""
+def player_key(conn: Connection, name: str) -> str | None:
+    """The player a page name stands for (None: nobody)."""
     folded = " ".join(name.split())
     if names.name_key(folded).endswith(" bot"):
-        spec = folded[:-4].strip().lower()
+        player = ratings.bot_player(folded[:-4].strip().lower())
         r = schema.ratings
-        known = conn.execute(select(r.c.player).where(r.c.player == ratings.bot_player(spec)))
-        return (ratings.bot_player(spec), ratings.bot_label(spec)) if known.first() else None
+        known = conn.execute(select(r.c.player).where(r.c.player == player)).first()
+        return player if known else None
     found = user_by_name(conn, folded)
-    return None if found is None else (ratings.person(found[0].id), found[0].name)
+    return None if found is None else ratings.person(found[0].id)
 
 
 def _place(row: TableRow, seat: int) -> float | None:
@@ -111,8 +125,9 @@ def _game_line(row: TableRow, seat: int, change: Any) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def player_page(conn: Connection, player: str, name: str) -> dict[str, Any]:
+def player_page(conn: Connection, player: str) -> dict[str, Any]:
     r, c, t, s = schema.ratings, schema.rating_changes, schema.tables, schema.seats
+    shown = _shown(conn, [player])[player]
     games = []
     for rating in conn.execute(select(r).where(r.c.player == player).order_by(r.c.game)):
         if rating.game not in GAMES:
@@ -121,7 +136,7 @@ def player_page(conn: Connection, player: str, name: str) -> dict[str, Any]:
         history = list(conn.execute(recent.order_by(c.c.at.desc()).limit(HISTORY)))[::-1]
         games.append({
             "game": rating.game, "title": GAMES[rating.game].title,
-            **_entry(player, name, rating),
+            **_entry(shown, rating),
             "history": [
                 {"at": h.at, "rating": ratings.ordinal(h.mu_after, h.sigma_after),
                  "table": h.table_id}
@@ -147,8 +162,8 @@ def player_page(conn: Connection, player: str, name: str) -> dict[str, Any]:
         seat = next((n for n, info in sorted(row.seats.items()) if _plays(info, player)), None)
         if seat is not None:
             lines.append(_game_line(row, seat, changes.get(row.id)))
-    kind = "bot" if player.startswith("b:") else "person"
-    return {"name": name, "kind": kind, "ratings": games, "games": lines}
+    kind = "bot" if shown.bot else "person"
+    return {"name": shown.name, "kind": kind, "ratings": games, "games": lines}
 
 
 def _plays(info: storage.SeatRow, player: str) -> bool:
@@ -195,7 +210,7 @@ def router(accounts: Accounts, limits: AddressLimits) -> APIRouter:
         found = await accounts.db.run(partial(player_key, name=name[: names.MAX_NAME * 4]))
         if found is None:
             raise ClientError("no_player", "there is no such player")
-        return await accounts.db.run(partial(player_page, player=found[0], name=found[1]))
+        return await accounts.db.run(partial(player_page, player=found))
 
     @api.get("/api/account/games", tags=["account"])
     async def my_games(request: Request) -> dict[str, Any]:

@@ -18,6 +18,10 @@ lookalike key, the Argon2 hash of its password) and ``sessions`` the SHA-256 of 
 signed-in browser's session token.  A seat a signed-in person holds names their
 account (``seats.user_id``); guests' seats do not.
 
+Bot accounts are ``users`` with an ``owner_id`` (the person who made them) and no
+password; they connect with API tokens, of which ``bot_tokens`` holds the SHA-256,
+expiry and revocation.  A seat a bot account holds is marked ``seats.bot_account``.
+
 Rated games: ``ratings`` holds each player's current OpenSkill rating per game (a
 player is an account, ``u:<id>``, or a bot level, ``b:<spec>``), and ``rating_changes``
 each rated game's place, rating before and after for every player in it.
@@ -78,6 +82,7 @@ seats = Table(
     Column("token_hash", String(64), nullable=True),
     Column("user_id", Integer, nullable=True),  # the account of the person (None: a guest)
     Column("forfeit", Boolean, nullable=False, server_default=false()),  # left a rated game
+    Column("bot_account", Boolean, nullable=False, server_default=false()),  # a bot plays it
 )
 Index("ix_seats_user_id", seats.c.user_id)
 
@@ -112,6 +117,7 @@ users = Table(
     Column("name_key", String(128), nullable=False, unique=True),  # names.name_key: lookalikes
     Column("password_hash", String(255), nullable=True),  # Argon2 (PHC string)
     Column("created_at", Float, nullable=False),
+    Column("owner_id", Integer, nullable=True),  # a bot account: the person who made it
 )
 
 sessions = Table(
@@ -149,3 +155,15 @@ rating_changes = Table(
     Column("at", Float, nullable=False),
 )
 Index("ix_rating_changes_player", rating_changes.c.player, rating_changes.c.at)
+
+bot_tokens = Table(
+    "bot_tokens",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("user_id", Integer, ForeignKey("users.id"), nullable=False),  # the bot account
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=True),  # None: until revoked
+    Column("revoked_at", Float, nullable=True),
+)
+Index("ix_bot_tokens_user_id", bot_tokens.c.user_id)

@@ -63,6 +63,8 @@ class SeatRow:
     """The account of the person holding (or who left) the seat; None for guests and bots."""
     forfeit: bool = False
     """The person left this rated game: they finish last, even if they come back."""
+    bot_account: bool = False
+    """A bot account (``user_id``) plays this seat through the websocket, like a person."""
 
 
 @dataclass
@@ -180,6 +182,7 @@ def put_seat(conn: Connection, table_id: str, seat: SeatRow) -> None:
         schema.seats.insert().values(
             table_id=table_id, seat=seat.seat, name=seat.name, kind=seat.kind, bot=seat.bot,
             token_hash=seat.token_hash, user_id=seat.user_id, forfeit=seat.forfeit,
+            bot_account=seat.bot_account,
         )
     )  # fmt: skip
 
@@ -269,7 +272,14 @@ def _seats_of(conn: Connection, ids: Iterable[str]) -> dict[str, dict[int, SeatR
         return out
     for r in conn.execute(select(s).where(s.c.table_id.in_(id_list))):
         out.setdefault(r.table_id, {})[r.seat] = SeatRow(
-            r.seat, r.name, r.kind, r.bot, r.token_hash, r.user_id, bool(r.forfeit)
+            r.seat,
+            r.name,
+            r.kind,
+            r.bot,
+            r.token_hash,
+            r.user_id,
+            bool(r.forfeit),
+            bool(r.bot_account),
         )
     return out
 

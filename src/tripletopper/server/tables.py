@@ -108,6 +108,19 @@ class ClientError(Exception):
         return {"type": "error", "code": self.code, "message": self.message, **self.extra}
 
 
+class BotLink(Protocol):
+    """A bot account's connection to ``/ws/bot``, where it hears its invitations."""
+
+    name: str
+    token_id: int
+
+    def push(self, text: str) -> None:
+        """Queue one message; never blocks."""
+
+    def end(self, code: str, message: str) -> None:
+        """Tell the bot why, then close the connection."""
+
+
 class Listener(Protocol):
     """A connected client as a table sees it: a seat (None: spectator) and a mailbox."""
 
@@ -406,6 +419,21 @@ class Table:
             await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=info))
             self.row.seats[number] = info
             self._broadcast_table()
+
+    async def seat_bot_account(self, seat: object, by: str | None, user_id: int, name: str) -> str:
+        """Seat a connected bot account (invited by a person seated here); returns the seat
+        token to send it.  It plays through the websocket like a person."""
+        async with self.lock:
+            self.require_seat(by)
+            number = self._free_seat(seat)
+            self._one_seat_per_account(user_id)
+            clean = person_name(name, (s.name for s in self.row.seats.values()))
+            token = new_token()
+            info = SeatRow(number, clean, HUMAN, None, hash_token(token), user_id, False, True)
+            await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=info))
+            self.row.seats[number] = info
+            self._broadcast_table()
+            return token
 
     def _check_bot(self, spec: object) -> str:
         if not isinstance(spec, str) or not spec.strip() or len(spec) > 100:
@@ -1157,6 +1185,15 @@ class Room:
         self.watchers: list[Callable[[], None]] = []
         """Called whenever a table opens or its summary changes (the lobby listens)."""
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.bot_links: dict[int, BotLink] = {}
+        """Connected bot accounts by user id (one connection each: the newest)."""
+
+    def bot_left(self, user_id: int, token_id: int | None = None) -> None:
+        """Close a bot account's connection (only the one of ``token_id``, if given)."""
+        link = self.bot_links.get(user_id)
+        if link is not None and token_id in (None, link.token_id):
+            del self.bot_links[user_id]
+            link.end("revoked", "this bot's token was revoked or its account deleted")
 
     def table_changed(self) -> None:
         for watcher in self.watchers:
@@ -1510,5 +1547,8 @@ def summarize(row: TableRow, version: int = 0) -> dict[str, Any]:
 
 def _seat_json(seat: int, info: SeatRow | None) -> dict[str, Any]:
     if info is None:
-        return {"seat": seat, "name": None, "kind": None, "bot": None}
-    return {"seat": seat, "name": info.name, "kind": info.kind, "bot": info.bot}
+        return {"seat": seat, "name": None, "kind": None, "bot": None, "bot_account": False}
+    return {
+        "seat": seat, "name": info.name, "kind": info.kind, "bot": info.bot,
+        "bot_account": info.bot_account,
+    }  # fmt: skip

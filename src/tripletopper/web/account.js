@@ -1,6 +1,7 @@
 // The lobby's account panel: sign in or create an account (optional: guests play as
 // before), and once signed in, sign out, change the password or delete the account.
-// Calls onChange(account or null) whenever who is signed in changes.
+// Calls onChange(account or null) whenever who is signed in changes.  "Your bots" makes bot
+// accounts and their API tokens (docs/bots-api.md).
 import { api, clear, el, signedIn, signedOut, whoAmI } from "/static/common.js";
 
 function field(label, name, type = "text", autocomplete = "off") {
@@ -64,6 +65,7 @@ export async function accountPanel(box, onChange) {
       try { await api("DELETE", "/api/session"); signedOut(); show(null); } catch (e) { fail(e); }
     });
     return el("div", {},
+      botsPanel(fail),
       el("p", { id: "signed-in-as" }, "Signed in as ", el("strong", {}, account.name), " ",
         el("a", { href: `/players/${encodeURIComponent(account.name)}`, id: "my-page" }, "your page"), " ", out),
       el("details", {}, el("summary", {}, "Account settings"), change, remove));
@@ -75,4 +77,38 @@ export async function accountPanel(box, onChange) {
   }
 
   show(await whoAmI());
+}
+
+// Bot accounts of the signed-in person: make one, make a token (shown once), revoke one.
+function botsPanel(fail) {
+  const list = el("ul", { id: "bot-list" });
+  const shown = el("p", { id: "new-token", role: "status" });
+  const draw = async () => {
+    const { bots } = await api("GET", "/api/bots");
+    clear(list).append(...bots.map((bot) => el("li", { "data-bot": bot.name },
+      el("strong", {}, bot.name), bot.online ? el("span", { class: "badge" }, "online") : null, " ",
+      el("button", { type: "button", class: "secondary", onclick: async () => {
+        try {
+          const made = await api("POST", `/api/bots/${encodeURIComponent(bot.name)}/tokens`, {});
+          clear(shown).append("Token for ", bot.name, " (shown once): ", el("code", {}, made.token));
+          await draw();
+        } catch (e) { fail(e); }
+      } }, "New token"),
+      el("ul", {}, bot.tokens.filter((t) => !t.revoked_at).map((t) => el("li", {}, `token ${t.id}`,
+        t.expires_at ? ` (expires ${new Date(t.expires_at * 1000).toLocaleDateString()})` : "", " ",
+        el("button", { type: "button", class: "secondary", onclick: async () => {
+          try { await api("DELETE", `/api/bots/${encodeURIComponent(bot.name)}/tokens/${t.id}`); await draw(); } catch (e) { fail(e); }
+        } }, "Revoke")))))));
+  };
+  const form = el("form", { id: "new-bot-form" }, field("Bot name", "name"),
+    el("button", { type: "submit", class: "secondary" }, "Make a bot account"));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try { await api("POST", "/api/bots", { name: new FormData(form).get("name") }); form.reset(); await draw(); } catch (e) { fail(e); }
+  });
+  draw().catch(fail);
+  return el("details", { id: "bots-panel" }, el("summary", {}, "Your bots"),
+    el("p", { class: "muted" }, "Bots written anywhere play here under their own name: ",
+      el("a", { href: "/docs" }, "API"), ", tripletopper bot connect, docs/bots-api.md."),
+    list, shown, form);
 }

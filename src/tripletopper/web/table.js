@@ -27,7 +27,7 @@ const page = {
   token: getToken(tableId), seat: null, away: null, invited: null, table: null, names: [], view: null,
   version: -1, renderer: null, rendererFor: null, ws: null, retry: 250, sending: false,
   clockOffset: 0, folded: false, showdownKey: null, holding: null,
-  focus: { key: null, inPlay: false }, account: null,
+  focus: { key: null, inPlay: false }, account: null, botAccounts: [],
 };
 const chat = new Chat($("chat-lines"), tableId, {
   mySeat: () => page.seat, send: (text) => send({ type: "chat", text, ref: "chat" }),
@@ -252,8 +252,11 @@ function renderSeats(table) {
       }, "Sit here")));
     }
     if (open && !info.name && seated) {
+      // the built-in bots, then the bot accounts connected now (they are sent an invitation)
       const select = el("select", { "aria-label": `Bot for seat ${info.seat + 1}` },
-        table.bots.map((b) => el("option", { value: b, selected: b === "medium" }, b)));
+        el("optgroup", { label: "Built-in bots" }, table.bots.map((b) => el("option", { value: b, selected: b === "medium" }, b))),
+        page.botAccounts.length ? el("optgroup", { label: "Bot accounts (connected)" },
+          page.botAccounts.map((name) => el("option", { value: `account:${name}` }, name))) : null);
       card.append(el("div", { class: "row" }, select, el("button", {
         type: "button", class: "secondary", onclick: () => seatCall("POST", `/seats/${info.seat}/bot`, { bot: select.value }),
       }, "Add bot")));
@@ -505,6 +508,16 @@ listen({
   help: toggleHelp, quiet: () => Boolean(moves.busy || page.holding || page.sending),
 });
 setInterval(tickClock, 250);
+// Connected bot accounts, for "Add bot" while seats may still change.
+async function refreshBotAccounts() {
+  if (page.table && page.table.status !== "open") return;
+  const names = (await api("GET", "/api/bots/online").catch(() => ({ bots: [] }))).bots;
+  if (names.join("\n") === page.botAccounts.join("\n")) return;
+  page.botAccounts = names;
+  if (page.table) render();
+}
+refreshBotAccounts();
+setInterval(refreshBotAccounts, 10000);
 // Signed in since sitting down here as a guest: the seat becomes the account's (it keeps its
 // name and token; refused quietly when the token holds no seat here).
 whoAmI().then(async (account) => {

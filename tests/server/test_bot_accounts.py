@@ -1,0 +1,178 @@
+"""Bot accounts: made by a signed-in person, API tokens (revocable, expiring), invitations
+over /ws/bot, a whole rated game played by the reference client; every misuse refused."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+
+import httpx
+import pytest
+from sqlalchemy import update
+from websockets.asyncio.client import connect
+
+from tests.server.helpers import live_server, play_randomly
+from tripletopper.server import ratings, schema
+from tripletopper.server.botclient import run
+from tripletopper.server.client import TableClient
+from tripletopper.server.storage import Database, sqlite_url
+
+PASSWORD = "correct horse"
+
+
+def person(base: str, name: str) -> tuple[httpx.Client, dict[str, str]]:
+    http = httpx.Client(base_url=base, timeout=30)
+    r = http.post("/api/account", json={"name": name, "password": PASSWORD})
+    assert r.status_code == 201, r.text
+    return http, {"X-CSRF-Token": r.json()["csrf"]}
+
+
+def bot_with_token(http: httpx.Client, csrf: dict[str, str], name: str, **body) -> str:
+    r = http.post("/api/bots", json={"name": name}, headers=csrf)
+    assert r.status_code == 201, r.text
+    r = http.post(f"/api/bots/{name}/tokens", json=body, headers=csrf)
+    assert r.status_code == 201, r.text
+    return r.json()["token"]
+
+
+async def bot_hello(base: str, token: str) -> list[dict]:
+    """Say hello on /ws/bot; the messages until the server closes or 1 s passes."""
+    got = []
+    async with connect(base.replace("http", "ws") + "/ws/bot") as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        try:
+            while True:
+                got.append(json.loads(await asyncio.wait_for(ws.recv(), 1.0)))
+        except (TimeoutError, Exception):
+            pass
+    return got
+
+
+def test_bot_accounts_and_their_tokens_refuse_every_misuse(tmp_path):
+    with live_server(str(tmp_path)) as base:
+        guest = httpx.Client(base_url=base, timeout=30)
+        r = guest.post("/api/bots", json={"name": "Sneaky"})
+        assert r.status_code == 401 and r.json()["code"] == "not_signed_in"
+        ann, csrf = person(base, "Ann")
+        r = ann.post("/api/bots", json={"name": "Sneaky"})  # no CSRF token
+        assert r.status_code == 403 and r.json()["code"] == "csrf"
+        for name, code in (("Hard bot", "bad_name"), ("ANN", "name_taken"), ("", "bad_name")):
+            r = ann.post("/api/bots", json={"name": name}, headers=csrf)
+            assert r.json()["code"] == code, r.text
+        token = bot_with_token(ann, csrf, "Deep Thought")
+        listed = ann.get("/api/bots").json()["bots"]
+        assert [b["name"] for b in listed] == ["Deep Thought"]
+        assert token not in json.dumps(listed) and not listed[0]["online"]
+
+        bob, bob_csrf = person(base, "Bob")  # another person cannot touch Ann's bot
+        r = bob.post("/api/bots/Deep Thought/tokens", json={}, headers=bob_csrf)
+        assert r.status_code == 404 and r.json()["code"] == "no_bot"
+
+        # The API token is no session and no seat token.
+        guest.cookies.set("tt_session", token)
+        r = guest.get("/api/account")
+        assert r.status_code == 401 and r.json()["code"] == "bad_session"
+        guest.cookies.clear()
+        r = ann.post("/api/tables", json={"game": "thirty-one", "name": "x"}, headers=csrf)
+        table_id, seat_token = r.json()["table"]["id"], r.json()["token"]
+        r = guest.post(f"/api/tables/{table_id}/start", headers={"X-Seat-Token": token})
+        assert r.status_code == 403 and r.json()["code"] == "not_seated"
+        r = guest.post("/api/session", json={"name": "Deep Thought", "password": token})
+        assert r.status_code == 401 and r.json()["code"] == "wrong_password"
+
+        assert asyncio.run(bot_hello(base, "forged"))[0]["code"] == "bad_token"
+        assert asyncio.run(bot_hello(base, token))[0] == {"type": "welcome", "bot": "Deep Thought"}
+        token_id = ann.get("/api/bots").json()["bots"][0]["tokens"][0]["id"]
+        r = ann.delete(f"/api/bots/Deep Thought/tokens/{token_id}", headers=csrf)
+        assert r.status_code == 200
+        assert asyncio.run(bot_hello(base, token))[0]["code"] == "revoked"
+        r = ann.delete("/api/bots/Deep Thought/tokens/999", headers=csrf)
+        assert r.status_code == 404 and r.json()["code"] == "no_token"
+
+        short = ann.post("/api/bots/Deep Thought/tokens", json={"days": 1}, headers=csrf)
+        db = Database(sqlite_url(str(tmp_path)))
+        t = schema.bot_tokens
+        db.run_now(
+            lambda conn: conn.execute(
+                update(t).where(t.c.id == short.json()["id"]).values(expires_at=time.time() - 1)
+            )
+        )
+        db.engine.dispose()
+        assert asyncio.run(bot_hello(base, short.json()["token"]))[0]["code"] == "expired_token"
+        r = ann.post("/api/bots/Deep Thought/tokens", json={"days": 0}, headers=csrf)
+        assert r.status_code == 422
+
+        r = ann.post(f"/api/tables/{table_id}/seats/1/bot", json={"bot": "account:Deep Thought"},
+                     headers={**csrf, "X-Seat-Token": seat_token})  # fmt: skip
+        assert r.status_code == 409 and r.json()["code"] == "bot_offline"  # not connected
+        r = guest.post(f"/api/tables/{table_id}/seats/1/bot", json={"bot": "account:Ann"})
+        assert r.status_code == 403 and r.json()["code"] == "not_seated"
+        for client in (guest, ann, bob):
+            client.close()
+
+
+def test_the_reference_client_plays_a_rated_game_as_a_bot_account(tmp_path):
+    with live_server(str(tmp_path), bot_delay=0.02) as base:
+        ann, csrf = person(base, "Ann")
+        token = bot_with_token(ann, csrf, "Deep Thought")
+        said: list[str] = []
+
+        async def main() -> tuple[str, str]:
+            bot = asyncio.create_task(run(base, token, "medium", say=said.append, once=True))
+            for _ in range(100):
+                if ann.get("/api/bots/online").json()["bots"] == ["Deep Thought"]:
+                    break
+                await asyncio.sleep(0.05)
+            r = ann.post("/api/tables", json={"game": "thirty-one", "players": 3, "name": "x"},
+                         headers=csrf)  # fmt: skip
+            table_id, seat_token = r.json()["table"]["id"], r.json()["token"]
+            mine = {**csrf, "X-Seat-Token": seat_token}
+            r = ann.post(f"/api/tables/{table_id}/seats/1/bot",
+                         json={"bot": "account:Someone Else"}, headers=mine)  # fmt: skip
+            assert r.status_code == 409 and r.json()["code"] == "bot_offline"
+            r = ann.post(f"/api/tables/{table_id}/seats/1/bot",
+                         json={"bot": "account:deep thought"}, headers=mine)  # fmt: skip
+            assert r.status_code == 200, r.text
+            seat = r.json()["table"]["seats"][1]
+            assert seat == {"seat": 1, "name": "Deep Thought", "kind": "human", "bot": None,
+                            "bot_account": True}  # fmt: skip
+            ann.post(f"/api/tables/{table_id}/seats/2/bot", json={"bot": "easy"}, headers=mine)
+            r = ann.post(f"/api/tables/{table_id}/start", headers=mine)
+            assert r.json()["table"]["rated"] is True  # two accounts and a bot level
+            # a person cannot act for the bot account's seat
+            r = ann.delete(f"/api/tables/{table_id}/seats/1", headers=mine)
+            assert r.status_code == 403 and r.json()["code"] == "not_your_seat"
+            client = TableClient(base, table_id, seat_token)
+            await client.start()
+            assert client.seat == 0
+            await play_randomly([client], random.Random(2))
+            await client.close()
+            return await asyncio.wait_for(bot, 60), table_id
+
+        reason, table_id = asyncio.run(main())
+        assert reason == "played"
+        assert any("connected as Deep Thought" in line for line in said)
+        db = Database(sqlite_url(str(tmp_path)))
+        changes = db.run_now(lambda conn: ratings.changes_of(conn, table_id))
+        db.engine.dispose()
+        assert set(changes) == {"u:1", "u:2", "b:easy"}  # Ann, Deep Thought, the easy level
+        page = ann.get("/api/players/Deep Thought").json()
+        assert page["ratings"][0]["games"] == 1 and page["games"][0]["table"] == table_id
+        assert page["kind"] == "bot"  # marked as a bot, like the built-in levels
+        board = {p["name"]: p["kind"] for p in
+                 ann.get("/api/leaderboard/thirty-one").json()["players"]}  # fmt: skip
+        assert board == {"Ann": "person", "Deep Thought": "bot", "Easy bot": "bot"}
+        ann.close()
+
+
+@pytest.mark.parametrize("hello", ["not json", '{"type": "action"}', '{"type": "hello"}'])
+def test_a_bot_connection_must_say_hello_with_a_token(tmp_path, hello):
+    async def send() -> dict:
+        async with connect(base.replace("http", "ws") + "/ws/bot") as ws:
+            await ws.send(hello)
+            return json.loads(await asyncio.wait_for(ws.recv(), 5))
+
+    with live_server(str(tmp_path)) as base:
+        assert asyncio.run(send())["code"] == "malformed"
