@@ -176,3 +176,38 @@ def test_a_bot_connection_must_say_hello_with_a_token(tmp_path, hello):
 
     with live_server(str(tmp_path)) as base:
         assert asyncio.run(send())["code"] == "malformed"
+
+
+@pytest.mark.parametrize("game", ["thirty-one", "thirty-two", "toe", "three-up-three-down"])
+def test_the_reference_client_decides_as_the_bot_would_at_the_server(game):
+    """From what the seat is sent (observation, legal actions) a bot decides exactly as on the
+    server's own view, unless it searches: then it asks for the hidden state and is told no
+    (the client falls back to the heuristic), never handed a guess."""
+    from types import SimpleNamespace
+
+    from tripletopper import make_game
+    from tripletopper.bots import SeatView, bot_factory
+    from tripletopper.server.botclient import ObservedView
+    from tripletopper.server.client import expand
+
+    made = make_game(game, 3 if game != "toe" else 2)
+    state = made.new_state(7)
+    rng = random.Random(1)
+    asked: dict[str, int] = {}
+    for _ in range(12):
+        if state.is_terminal():
+            break
+        seat = state.to_act()[0]
+        legal = [{"action": made.action_to_wire(a)} for a in state.legal_actions(seat)]
+        seen = SimpleNamespace(version=state.version, observation=state.observation(seat),
+                               actions=expand(legal))  # fmt: skip
+        remote = ObservedView(made, seat, seen)
+        for spec in ("heuristic", "random", "hard"):
+            try:
+                there = bot_factory(spec, made)(seat, 3).choose(remote)
+            except LookupError:
+                asked[spec] = asked.get(spec, 0) + 1
+                continue
+            assert there == bot_factory(spec, made)(seat, 3).choose(SeatView(state, seat))
+        state.apply(rng.choice(state.legal_actions(seat)), seat)
+    assert set(asked) == {"hard"}  # only the search asked for what a remote seat lacks

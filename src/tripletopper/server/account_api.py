@@ -112,8 +112,11 @@ class Accounts:
 
         @api.get("/api/account")
         async def who_am_i(request: Request) -> Any:
-            """The signed-in account and its session's CSRF token (401 `not_signed_in`)."""
-            signed = await self.require(request, write=False)
+            """The signed-in account and its session's CSRF token (both null for a guest;
+            401 `bad_session` for a cookie that names no live session)."""
+            signed = await self.session(request, write=False)
+            if signed is None:
+                return {"account": None, "csrf": None}
             return {"account": signed.user.to_json(), "csrf": accounts.csrf_token(signed.token)}
 
         @api.post("/api/account/password")

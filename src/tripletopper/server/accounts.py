@@ -84,18 +84,17 @@ async def hash_password(password: str) -> str:
 
 
 async def password_matches(stored: str | None, password: str) -> bool:
-    """Whether ``password`` is the one hashed in ``stored`` (None: no such account, checked
-    against a dummy hash all the same, so the answer takes as long)."""
+    """Whether ``password`` is the one hashed in ``stored``.  None (no such account, or a
+    bot account, which has no password) is checked against a dummy hash all the same, so
+    the answer takes as long, and is no."""
     global _dummy_hash
-    if stored is None:
-        if _dummy_hash is None:
-            _dummy_hash = await hash_password(secrets.token_urlsafe(16))
-        stored = _dummy_hash
-        password = ""
+    if _dummy_hash is None:
+        _dummy_hash = await hash_password(secrets.token_urlsafe(16))
     try:
-        return await asyncio.to_thread(_hasher.verify, stored, password) and bool(password)
+        matches = await asyncio.to_thread(_hasher.verify, stored or _dummy_hash, password)
     except (VerificationError, InvalidHashError):
         return False
+    return matches and stored is not None
 
 
 def csrf_token(session_token: str) -> str:

@@ -50,7 +50,8 @@ export async function whoAmI() {
   const response = await fetch("/api/account");
   if (response.ok) {
     const data = await response.json();
-    localStorage.setItem("tt-csrf", data.csrf);
+    if (data.csrf) localStorage.setItem("tt-csrf", data.csrf);
+    else localStorage.removeItem("tt-csrf");
     return data.account;
   }
   localStorage.removeItem("tt-csrf");
