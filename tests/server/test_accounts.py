@@ -279,6 +279,11 @@ def test_a_signed_in_person_sits_under_their_account_once_per_table(client):
     assert seats_of(client, table_id) == [(0, "Ann", user_id)]
     summary = client.get(f"/api/tables/{table_id}").json()["table"]
     assert set(summary["seats"][0]) == {"seat", "name", "kind", "bot", "bot_account"}
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:  # another player's view
+        ws.send_json({"type": "hello"})
+        texts = [ws.receive_text() for _ in range(2)]
+    assert all("user_id" not in t and '"u:' not in t and "csrf" not in t for t in texts)
+    assert '"name":"Ann"' in texts[1]  # the public name only
 
 
 def test_a_guest_who_signs_in_keeps_their_seat_linked_to_the_account(client):

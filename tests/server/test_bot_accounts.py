@@ -211,3 +211,37 @@ def test_the_reference_client_decides_as_the_bot_would_at_the_server(game):
             assert there == bot_factory(spec, made)(seat, 3).choose(SeatView(state, seat))
         state.apply(rng.choice(state.legal_actions(seat)), seat)
     assert set(asked) == {"hard"}  # only the search asked for what a remote seat lacks
+
+
+def test_a_bot_connection_pings_is_replaced_by_a_newer_one_and_must_hello_in_time(
+    tmp_path, monkeypatch
+):
+    from tripletopper.server import bot_accounts
+
+    monkeypatch.setattr(bot_accounts, "HELLO_SECONDS", 0.3)
+    with live_server(str(tmp_path)) as base:
+        ann, csrf = person(base, "Ann")
+        token = bot_with_token(ann, csrf, "Pinger")
+        url = base.replace("http", "ws") + "/ws/bot"
+
+        async def main() -> None:
+            async with connect(url) as first, connect(url) as second, connect(url) as silent:
+                await first.send(json.dumps({"type": "hello", "token": token}))
+                assert json.loads(await first.recv())["type"] == "welcome"
+                await first.send(json.dumps({"type": "ping"}))
+                assert json.loads(await first.recv()) == {"type": "pong"}
+                await first.send(json.dumps({"type": "action", "action": {}}))
+                assert json.loads(await first.recv())["code"] == "bad_type"
+                await second.send(json.dumps({"type": "hello", "token": token}))
+                assert json.loads(await second.recv())["type"] == "welcome"
+                assert json.loads(await first.recv())["code"] == "replaced"
+                assert ann.get("/api/bots/online").json()["bots"] == ["Pinger"]
+                said = json.loads(await asyncio.wait_for(silent.recv(), 5))
+                assert said["code"] == "malformed" and "within" in said["message"]
+
+        asyncio.run(main())
+        ends = time.monotonic() + 5
+        while ann.get("/api/bots/online").json()["bots"]:  # all closed: none online
+            assert time.monotonic() < ends
+            time.sleep(0.05)
+        ann.close()

@@ -13,7 +13,6 @@ a bot's seat.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from dataclasses import dataclass
 from functools import partial
@@ -23,13 +22,12 @@ import orjson
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 from sqlalchemy import Connection, select
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from tripletopper.server import accounts, schema
 from tripletopper.server.account_api import Accounts
 from tripletopper.server.accounts import User
 from tripletopper.server.guards import AddressLimits, client_address
-from tripletopper.server.protocol import MAX_MESSAGE
 from tripletopper.server.protocol import Connection as TableConnection
 from tripletopper.server.tables import ClientError, Room, Table, encode, hash_token, new_token
 
@@ -143,7 +141,8 @@ def token_bot(conn: Connection, token: str, now: float) -> tuple[User, int]:
 
 class BotConnection(TableConnection):
     """A bot account at ``/ws/bot``: says hello with its API token, then hears ``invite``
-    messages (and may send ``ping``)."""
+    messages (and may send ``ping``).  The table connection's reading loop checks every
+    message's size and rate first."""
 
     def __init__(self, ws: WebSocket, room: Room) -> None:
         super().__init__(ws, room, "")
@@ -157,46 +156,45 @@ class BotConnection(TableConnection):
         self.queue.put_nowait(None)
 
     async def serve(self) -> None:
-        address = self.address
-        if not await self.admit():
-            return
-        writer = asyncio.get_running_loop().create_task(self.writer())
+        loop = asyncio.get_running_loop()
+        timer = loop.call_later(HELLO_SECONDS, self._no_hello)
         try:
-            await asyncio.wait_for(self._hello(), HELLO_SECONDS)
-            while not self.dropped:
-                message = await self.ws.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                self._read(message.get("text") or "")
-        except (WebSocketDisconnect, ClientError, TimeoutError):
-            pass
+            await super().serve()
         finally:
+            timer.cancel()
             if self.user_id is not None and self.room.bot_links.get(self.user_id) is self:
                 del self.room.bot_links[self.user_id]
                 self.room.table_changed()
-            self.room.disconnect(address)
-            self.dropped = True
-            self.queue.put_nowait(None)
-            with contextlib.suppress(BaseException):
-                await writer
 
-    async def _hello(self) -> None:
-        message = await self.ws.receive()
-        text = message.get("text") or ""
+    def _no_hello(self) -> None:
+        if self.user_id is None and not self.dropped:
+            self.end("malformed", f"say hello with your bot token within {HELLO_SECONDS:g} s")
+
+    async def handle(self, text: str) -> None:
         try:
-            data = orjson.loads(text) if len(text) <= MAX_MESSAGE else None
-        except orjson.JSONDecodeError:
+            data = orjson.loads(text)
+        except (ValueError, RecursionError):
             data = None
+        if self.user_id is None:
+            await self._hello(data)
+        elif isinstance(data, dict) and data.get("type") == "ping":
+            self.send({"type": "pong"})
+        else:
+            self.error("bad_type", "this socket hears invitations; it reads only ping")
+
+    async def _hello(self, data: object) -> None:
         token = data.get("token") if isinstance(data, dict) else None
         if not isinstance(data, dict) or data.get("type") != "hello" or not isinstance(token, str):
             self.end("malformed", 'say {"type": "hello", "token": YOUR_BOT_TOKEN} first')
-            raise ClientError("malformed", "no hello")
+            return
         try:
             job = partial(token_bot, token=token[:100], now=time.time())
             user, self.token_id = await self.room.db.run(job)
         except ClientError as exc:
             self.end(exc.code, exc.message)
-            raise
+            return
+        if self.dropped:  # closed meanwhile
+            return
         self.user_id, self.name = user.id, user.name
         old = self.room.bot_links.get(user.id)
         self.room.bot_links[user.id] = self
@@ -204,16 +202,6 @@ class BotConnection(TableConnection):
             old.end("replaced", "this bot connected again elsewhere")
         self.room.table_changed()
         self.send({"type": "welcome", "bot": user.name})
-
-    def _read(self, text: str) -> None:
-        try:
-            data = orjson.loads(text) if len(text) <= MAX_MESSAGE else None
-        except orjson.JSONDecodeError:
-            data = None
-        if isinstance(data, dict) and data.get("type") == "ping":
-            self.send({"type": "pong"})
-        else:
-            self.error("bad_type", "this socket hears invitations; it reads only ping")
 
 
 async def invite(room: Room, table: Table, seat: object, by: str | None, name: str) -> None:
