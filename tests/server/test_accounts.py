@@ -12,7 +12,6 @@ from sqlalchemy import select, update
 from tests.server.conftest import seat_header
 from tripletopper.server import schema
 from tripletopper.server.app import ServerConfig, create_app
-from tripletopper.server.storage import sqlite_url
 from tripletopper.server.tables import Settings
 
 with warnings.catch_warnings():
@@ -20,13 +19,6 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 PASSWORD = "correct horse"
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def db_url(request, tmp_path):
-    if request.param == "sqlite":
-        return sqlite_url(tmp_path)
-    return request.getfixturevalue("postgres_url")
 
 
 def make_client(tmp_path, db_url=None, **settings) -> TestClient:

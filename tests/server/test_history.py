@@ -32,10 +32,10 @@ def put_table(client, table_id: str, status: str, at: float, seats: dict[int, Se
 
 
 @pytest.fixture
-def room(tmp_path):
+def room(tmp_path, db_url):
     """Ann (id 1) and Bob (id 2); two rated games of Thirty-One with an easy bot, one running
     and one open table of Ann's. Ann is signed in."""
-    with make_client(tmp_path) as client:
+    with make_client(tmp_path, db_url) as client:
         register(client, "Ann")
         client.cookies.clear()
         register(client, "Bob")

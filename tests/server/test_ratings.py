@@ -31,9 +31,14 @@ with warnings.catch_warnings():
 PASSWORD = "correct horse"
 
 
-@pytest.fixture
-def db(tmp_path):
-    database = Database(sqlite_url(tmp_path))
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def db(request, tmp_path):
+    url = (
+        sqlite_url(tmp_path)
+        if request.param == "sqlite"
+        else request.getfixturevalue("postgres_url")
+    )
+    database = Database(url)
     database.migrate()
     yield database
     database.stop()

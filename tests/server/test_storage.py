@@ -21,20 +21,12 @@ from tripletopper.server.storage import (
     Database,
     SeatRow,
     TableRow,
-    sqlite_url,
 )
 from tripletopper.server.tables import Settings, hash_token
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def db_url(request, tmp_path):
-    if request.param == "sqlite":
-        return sqlite_url(tmp_path)
-    return request.getfixturevalue("postgres_url")
 
 
 def test_concurrent_jobs_are_committed_in_batches_and_all_kept(db_url):
