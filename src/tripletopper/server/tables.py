@@ -349,17 +349,24 @@ class Table:
         person (``user_id``) sits under their ``account``'s name, once per table."""
         async with self.lock:
             number = self._free_seat(seat)
-            self._one_seat_per_account(user_id)
             if self.row.rated and user_id is None:
                 raise ClientError("rated", "this table is rated: sign in to sit down")
             chosen = account if user_id is not None else name
-            clean = person_name(chosen, (s.name for s in self.row.seats.values()))
-            token = new_token()
-            info = SeatRow(number, clean, "human", None, hash_token(token), user_id)
-            await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=info))
-            self.row.seats[number] = info
-            self._broadcast_table()
-            return token
+            return await self._seat_person(number, chosen, user_id)
+
+    async def _seat_person(
+        self, number: int, name: object, user_id: int | None, bot_account: bool = False
+    ) -> str:
+        """Seat a person (or a bot account) in the free seat ``number``; its new token."""
+        self._one_seat_per_account(user_id)
+        clean = person_name(name, (s.name for s in self.row.seats.values()))
+        token = new_token()
+        info = SeatRow(number, clean, HUMAN, None, hash_token(token), user_id,
+                       bot_account=bot_account)  # fmt: skip
+        await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=info))
+        self.row.seats[number] = info
+        self._broadcast_table()
+        return token
 
     def _one_seat_per_account(self, user_id: int | None) -> None:
         if user_id is not None and any(s.user_id == user_id for s in self.row.seats.values()):
@@ -425,15 +432,7 @@ class Table:
         token to send it.  It plays through the websocket like a person."""
         async with self.lock:
             self.require_seat(by)
-            number = self._free_seat(seat)
-            self._one_seat_per_account(user_id)
-            clean = person_name(name, (s.name for s in self.row.seats.values()))
-            token = new_token()
-            info = SeatRow(number, clean, HUMAN, None, hash_token(token), user_id, False, True)
-            await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=info))
-            self.row.seats[number] = info
-            self._broadcast_table()
-            return token
+            return await self._seat_person(self._free_seat(seat), name, user_id, True)
 
     def _check_bot(self, spec: object) -> str:
         if not isinstance(spec, str) or not spec.strip() or len(spec) > 100:

@@ -24,7 +24,9 @@ export async function accountPanel(box, onChange) {
       error.textContent = "";
       const data = new FormData(form);
       try {
-        show(signedIn(await api("POST", path, { name: data.get("name"), password: data.get("password") })));
+        const account = signedIn(await api("POST", path, { name: data.get("name"), password: data.get("password") }));
+        if (backToTable()) { location.href = backToTable(); return; }  // the table keeps the seat
+        show(account);
       } catch (e) { fail(e); }
     };
     form.addEventListener("submit", (event) => { event.preventDefault(); send("/api/session"); });
@@ -111,4 +113,10 @@ function botsPanel(fail) {
     el("p", { class: "muted" }, "Bots written anywhere play here under their own name: ",
       el("a", { href: "/docs" }, "API"), ", tripletopper bot connect, docs/bots-api.md."),
     list, shown, form);
+}
+
+// The table page a guest came from to sign in (only a table of this room: /t/ID).
+function backToTable() {
+  const back = new URLSearchParams(location.search).get("back") || "";
+  return /^\/t\/[A-Za-z0-9]{1,32}$/.test(back) ? back : null;
 }

@@ -204,6 +204,9 @@ function render(fresh = false) {
     $("seat-link-box").hidden = false;
     $("seat-link").value = `${location.origin}/t/${table.id}#seat=${encodeURIComponent(page.token)}`;
   }
+  // a guest holding a seat may sign in (in the lobby) and come back to it
+  $("sign-in-hint").hidden = Boolean(page.account) || page.seat === null;
+  $("sign-in-link").href = `/?back=${encodeURIComponent(`/t/${table.id}`)}`;
   loadRenderer(table.game);
   showHelp(table.game);
   renderStanding(page, reconnect, problem);
