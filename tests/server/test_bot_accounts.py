@@ -202,7 +202,7 @@ def test_the_reference_client_decides_as_the_bot_would_at_the_server(game):
         seen = SimpleNamespace(version=state.version, observation=state.observation(seat),
                                actions=expand(legal))  # fmt: skip
         remote = ObservedView(made, seat, seen)
-        for spec in ("heuristic", "random", "hard"):
+        for spec in ("easy", "medium", "heuristic", "random", "hard"):
             try:
                 there = bot_factory(spec, made)(seat, 3).choose(remote)
             except LookupError:
