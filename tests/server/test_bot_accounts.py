@@ -245,3 +245,32 @@ def test_a_bot_connection_pings_is_replaced_by_a_newer_one_and_must_hello_in_tim
             assert time.monotonic() < ends
             time.sleep(0.05)
         ann.close()
+
+
+def test_bot_connect_stops_for_good_on_a_refused_token(tmp_path):
+    from click.testing import CliRunner
+
+    from tripletopper.cli import cli
+
+    with live_server(str(tmp_path)) as base:
+        result = CliRunner().invoke(
+            cli, ["bot", "connect", "--server", base, "--token", "forged", "--bot", "easy"]
+        )
+    assert result.exit_code == 1
+    assert "refused: that is not a bot token" in result.output
+    assert "stopped: bad_token" in result.output
+
+
+def test_bot_connect_retries_with_growing_waits_while_the_room_is_down():
+    from tests.server.helpers import free_port
+
+    said: list[str] = []
+
+    async def main() -> None:
+        base = f"http://127.0.0.1:{free_port()}"  # nothing listens there
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(run(base, "token", "easy", say=said.append), 2.0)
+
+    asyncio.run(main())
+    waits = [line.rsplit("in ", 1)[1] for line in said if "retrying" in line]
+    assert waits[:2] == ["0.5 s", "1.0 s"]
