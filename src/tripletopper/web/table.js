@@ -237,6 +237,8 @@ function renderSeats(table) {
     ? document.activeElement : null;
   if (typing && !page.account) setName(typing.value);
   const typingSeat = typing ? typing.closest("[data-seat]").dataset.seat : null;
+  const chosen = {};  // nor the bot someone picked
+  for (const select of $("seats").querySelectorAll("[data-seat] select")) chosen[select.closest("[data-seat]").dataset.seat] = select.value;
   const box = clear($("seats"));
   const seated = page.seat !== null;
   for (const info of table.seats) {
@@ -257,9 +259,9 @@ function renderSeats(table) {
     if (open && !info.name && seated) {
       // the built-in bots, then the bot accounts connected now (they are sent an invitation)
       const select = el("select", { "aria-label": `Bot for seat ${info.seat + 1}` },
-        el("optgroup", { label: "Built-in bots" }, table.bots.map((b) => el("option", { value: b, selected: b === "medium" }, b))),
+        el("optgroup", { label: "Built-in bots" }, table.bots.map((b) => el("option", { value: b, selected: b === (chosen[info.seat] || "medium") }, b))),
         page.botAccounts.length ? el("optgroup", { label: "Bot accounts (connected)" },
-          page.botAccounts.map((name) => el("option", { value: `account:${name}` }, name))) : null);
+          page.botAccounts.map((name) => el("option", { value: `account:${name}`, selected: chosen[info.seat] === `account:${name}` }, name))) : null);
       card.append(el("div", { class: "row" }, select, el("button", {
         type: "button", class: "secondary", onclick: () => seatCall("POST", `/seats/${info.seat}/bot`, { bot: select.value }),
       }, "Add bot")));
