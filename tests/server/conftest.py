@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tripletopper.server.app import ServerConfig, create_app
+from tripletopper.server.storage import sqlite_url
 from tripletopper.server.tables import Settings
 
 with warnings.catch_warnings():
@@ -47,6 +48,14 @@ def client(tmp_path) -> Iterator[TestClient]:
     app = create_app(ServerConfig(data_dir=str(tmp_path), settings=Settings(bot_delay=0)))
     with TestClient(app) as test_client:
         yield test_client
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def db_url(request, tmp_path) -> str:
+    """The database of a test that runs on both: SQLite, then the throwaway PostgreSQL."""
+    if request.param == "sqlite":
+        return sqlite_url(tmp_path)
+    return str(request.getfixturevalue("postgres_url"))
 
 
 def seat_header(token: str) -> dict[str, str]:

@@ -27,7 +27,13 @@ def test_a_table_is_created_with_engine_validated_options(client):
     body = r.json()
     assert body["table"]["options"]["counters"] == 9
     assert body["seat"] == 0 and len(body["token"]) > 20
-    assert body["table"]["seats"][0] == {"seat": 0, "name": "Ann", "kind": "human", "bot": None}
+    assert body["table"]["seats"][0] == {
+        "seat": 0,
+        "name": "Ann",
+        "kind": "human",
+        "bot": None,
+        "bot_account": False,
+    }
     assert "token" not in str(body["table"])  # the summary holds no secret
     listed = client.get("/api/tables").json()
     assert [t["id"] for t in listed] == [body["table"]["id"]]

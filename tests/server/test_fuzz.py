@@ -50,7 +50,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-STATUSES = {200, 201, 400, 403, 404, 413, 422, 429}
+STATUSES = {200, 201, 400, 401, 403, 404, 409, 413, 422, 429}
 """Every status the HTTP API may answer with (docs/protocol.md; 413 and 429 for hostile load)."""
 ERROR_CODES = {
     "malformed", "unknown_type", "hello_first", "already_joined", "bad_token", "not_seated",
@@ -60,7 +60,8 @@ ERROR_CODES = {
 """The websocket's documented error codes, less ``internal``: that one is a server bug."""
 SUMMARY = {
     "id", "game", "title", "players", "options", "status", "version", "turn_clock", "on_timeout",
-    "hints", "score_unit", "seats", "bots", "created_at", "results", "rematch", "rematch_of",
+    "hints", "rated", "score_unit", "seats", "bots", "created_at", "results", "rematch",
+    "rematch_of",
 }  # fmt: skip
 """The fields of a table summary (docs/protocol.md)."""
 MESSAGE_TYPES = {
@@ -95,8 +96,11 @@ def stored(data_dir: Path, table_id: str | None = None) -> dict[str, list[tuple[
             name: db.execute(
                 f"SELECT * FROM {name}{where.format(key=key)} ORDER BY 1, 2", args
             ).fetchall()
-            for name, key in (("tables", "id"), ("seats", "table_id"), ("actions", "table_id"))
-        }
+            for name, key in (
+                ("tables", "id"), ("seats", "table_id"), ("actions", "table_id"),
+                ("users", "id"), ("sessions", "user_id"),
+            )
+        }  # fmt: skip
 
 
 def post(client: TestClient, url: str, body: Any, **kw: Any) -> httpx.Response:
@@ -229,10 +233,13 @@ def _with_a_real_game(case: Any, game: str) -> Any:
 
 def send(client: TestClient, case: Any) -> httpx.Response:
     kw = case.as_transport_kwargs(base_url=str(client.base_url))
-    return client.request(
-        kw["method"], kw["url"], headers=kw.get("headers"), params=kw.get("params"),
-        json=kw.get("json"), content=kw.get("data"),
-    )  # fmt: skip
+    try:
+        return client.request(
+            kw["method"], kw["url"], headers=kw.get("headers"), params=kw.get("params"),
+            json=kw.get("json"), content=kw.get("data"),
+        )  # fmt: skip
+    finally:  # an account a case registered does not sign in the cases after it
+        client.cookies.clear()
 
 
 def lobby(room: Room) -> list[dict[str, Any]]:

@@ -227,7 +227,7 @@ def test_a_rematch_seats_only_who_asked_and_offers_the_others_their_seat(tmp_pat
         # Cat changes her mind: asking now takes her seat back from the bot
         r = ask(client, table_id, tokens[2])
         assert r.json()["table"]["seats"][2] == {"seat": 2, "name": "Cat", "kind": "human",
-                                                 "bot": None}  # fmt: skip
+                                                 "bot": None, "bot_account": False}  # fmt: skip
 
 
 def test_people_who_do_not_answer_in_time_get_bots_and_may_come_back(tmp_path):

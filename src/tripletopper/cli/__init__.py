@@ -1,5 +1,5 @@
 """The ``tripletopper`` command: play, simulate, tournament, match, analyze, odds, rules, replay,
-review, games, bots, serve."""
+review, games, bots, serve, bot connect."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from rich.table import Table
 from tripletopper import __version__
 from tripletopper.bots import bot_class, bot_names
 from tripletopper.cli.analyze import analyze_command
+from tripletopper.cli.botconnect import bot_command
 from tripletopper.cli.common import rules_page
 from tripletopper.cli.match import match_command
 from tripletopper.cli.odds import odds_command
@@ -85,6 +86,7 @@ cli.add_command(match_command)
 cli.add_command(serve_command)
 cli.add_command(analyze_command)
 cli.add_command(odds_command)
+cli.add_command(bot_command)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -36,7 +36,8 @@ from tripletopper.bots import bot_class, bot_names
 from tripletopper.engine import YOU, State
 from tripletopper.games import GAMES
 from tripletopper.record import Record
-from tripletopper.server import guide
+from tripletopper.server import bot_accounts, guide, history
+from tripletopper.server.account_api import Accounts
 from tripletopper.server.botpool import BotPool
 from tripletopper.server.guards import (
     AddressLimits,
@@ -93,12 +94,20 @@ class NewTable(BaseModel):
     hints: bool = Field(
         False, description="show each seat the game's hints (threats, playable cards)"
     )
-    name: str | None = Field(None, description="take a seat at once with this name")
+    name: str | None = Field(
+        None, description="take a seat at once with this name (signed in: your account's)"
+    )
     seat: int = Field(0, description="the seat to take with `name`")
+    rated: bool | None = Field(
+        None, description="a rated game (accounts only); null: rated if every person seated "
+        "at the start has an account",
+    )  # fmt: skip
 
 
 class TakeSeat(BaseModel):
-    name: str = Field(description="the name others see (1-32 characters)")
+    name: str | None = Field(
+        None, description="the name others see (1-32 characters); signed in: your account's"
+    )
 
 
 class AddBot(BaseModel):
@@ -108,7 +117,10 @@ class AddBot(BaseModel):
 STATUS = {
     "no_table": 404, "not_seated": 403, "not_your_seat": 403, "rate_limited": 429,
     "too_many_tables": 429, "too_large": 413, "broken": 409, "expired": 410, "left": 403,
-    "no_game": 404, "busy": 429,
+    "no_game": 404, "busy": 429, "bad_session": 401, "not_signed_in": 401, "wrong_password": 401,
+    "csrf": 403, "name_taken": 409, "already_seated": 409, "rated": 403, "no_player": 404,
+    "no_bot": 404, "no_token": 404, "bot_offline": 409, "too_many_bots": 429,
+    "too_many_tokens": 429,
 }  # fmt: skip
 """HTTP status of each refusal code (others are 400)."""
 
@@ -161,6 +173,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     def room() -> Room:
         return state["room"]  # type: ignore[no-any-return]
 
+    accounts = Accounts(room, address_limits, config.settings.session_days)
+
     def lobby() -> Lobby:
         return state["lobby"]  # type: ignore[no-any-return]
 
@@ -209,6 +223,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.get("/r/{table_id}", include_in_schema=False)
     async def replay_page(table_id: str) -> FileResponse:
         return page("replay.html")
+
+    @app.get("/players/{name}", include_in_schema=False)
+    async def player_page(name: str) -> FileResponse:
+        return page("player.html")
+
+    @app.get("/leaderboard/{game}", include_in_schema=False)
+    async def leaderboard_page(game: str) -> FileResponse:
+        return page("leaderboard.html")
 
     @app.get("/rules", include_in_schema=False)
     async def rules_index() -> HTMLResponse:
@@ -285,16 +307,21 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         Nothing is stored unless everything is valid; creations are rate-limited and
         open tables capped per client address."""
         address = client_address(request)
+        signed = await accounts.session(request, write=True)
         address_limits.hit("create", address)
         seats, token = {}, None
         if body.name is not None:
             token = new_token()
+            name, user_id = body.name, None
+            if signed is not None:
+                name, user_id = signed.user.name, signed.user.id
             seats[body.seat] = SeatRow(
-                body.seat, person_name(body.name), "human", None, hash_token(token)
+                body.seat, person_name(name), "human", None, hash_token(token), user_id
             )
         table = await room().create(
             body.game, body.players, body.options, turn_clock=body.turn_clock,
             on_timeout=body.on_timeout, hints=body.hints, address=address, seats=seats,
+            rated=body.rated,
         )  # fmt: skip
         out: dict[str, Any] = {"table": table.summary()}
         if token is not None:
@@ -314,20 +341,40 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def take_seat(
         table_id: str, seat: int, body: TakeSeat, request: Request
     ) -> dict[str, Any]:
-        """Sit down; the answer's `token` is the seat's secret (keep it)."""
+        """Sit down; the answer's `token` is the seat's secret (keep it).  Signed in, you
+        sit under your account's name (one seat per account at a table)."""
         table = await room().get(table_id)
+        signed = await accounts.session(request, write=True)
         address_limits.hit("seat", client_address(request))
-        token = await table.take_seat(seat, body.name)
+        if signed is None:
+            token = await table.take_seat(seat, body.name)
+        else:
+            token = await table.take_seat(seat, None, signed.user.id, signed.user.name)
         return {"token": token, "seat": seat, "table": table.summary()}
+
+    @app.post("/api/tables/{table_id}/account", tags=["table"])
+    async def link_seat(table_id: str, request: Request, token: Token = None) -> Any:
+        """Signed in after sitting down as a guest: your seat (the one your token holds, or
+        left to a bot) becomes your account's.  Its name and token stay."""
+        table = await room().get(table_id)
+        signed = await accounts.require(request)
+        address_limits.hit("seat", client_address(request))
+        seat = await table.link_account(token, signed.user.id)
+        return {"seat": seat, "table": table.summary()}
 
     @app.post("/api/tables/{table_id}/seats/{seat}/bot", tags=["table"])
     async def add_bot(
         table_id: str, seat: int, body: AddBot, request: Request, token: Token = None
     ) -> Any:
-        """Put a bot in an empty seat (you must hold a seat at the table)."""
+        """Put a bot in an empty seat (you must hold a seat at the table): a built-in bot,
+        or `account:NAME`, a connected bot account (it is sent an invitation)."""
         table = await room().get(table_id)
         address_limits.hit("seat", client_address(request))
-        await table.add_bot(seat, body.bot, token)
+        if isinstance(body.bot, str) and body.bot.startswith(bot_accounts.ACCOUNT_PREFIX):
+            name = body.bot.removeprefix(bot_accounts.ACCOUNT_PREFIX)
+            await bot_accounts.invite(room(), table, seat, token, name)
+        else:
+            await table.add_bot(seat, body.bot, token)
         return {"table": table.summary()}
 
     @app.delete("/api/tables/{table_id}/seats/{seat}", tags=["table"])
@@ -429,9 +476,17 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         text = '{"status":"none"}' if found is None else found[0]
         return Response(text, media_type="application/json")
 
+    app.include_router(accounts.router())
+    app.include_router(history.router(accounts, address_limits))
+    app.include_router(bot_accounts.router(accounts, address_limits))
+
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await Connection(websocket, room(), table_id, address_limits).serve()
+
+    @app.websocket("/ws/bot")
+    async def bot_socket(websocket: WebSocket) -> None:
+        await bot_accounts.BotConnection(websocket, room()).serve()
 
     @app.websocket("/ws/lobby")
     async def lobby_socket(websocket: WebSocket) -> None:

@@ -85,8 +85,9 @@ class AddressLimits:
         self.items: dict[str, RateLimitItem] = {kind: parse(rate) for kind, rate in rates.items()}
         self.limiter = MovingWindowRateLimiter(MemoryStorage())
 
-    def hit(self, kind: str, address: str) -> None:
-        """Count one call of ``kind`` from ``address``; ``rate_limited`` (429) past its rate."""
+    def hit(self, kind: str, address: str, who: str = "your address") -> None:
+        """Count one call of ``kind`` from ``address`` (or any key, e.g. a name: ``who``
+        says what it is); ``rate_limited`` (429) past its rate."""
         item = self.items.get(kind)
         if item is None:
             return
@@ -94,7 +95,7 @@ class AddressLimits:
             reset = self.limiter.get_window_stats(item, kind, address).reset_time
             wait = max(1, math.ceil(reset - time.time()))
             raise ClientError(
-                "rate_limited", f"too many requests from your address: try again in {wait} s",
+                "rate_limited", f"too many requests from {who}: try again in {wait} s",
                 retry_after=wait,
             )  # fmt: skip
 

@@ -59,6 +59,12 @@ class SeatRow:
     bot: str | None = None
     token_hash: str | None = None
     """A person's token, hashed; on a bot's seat, the person who left it may take it back."""
+    user_id: int | None = None
+    """The account of the person holding (or who left) the seat; None for guests and bots."""
+    forfeit: bool = False
+    """The person left this rated game: they finish last, even if they come back."""
+    bot_account: bool = False
+    """A bot account (``user_id``) plays this seat through the websocket, like a person."""
 
 
 @dataclass
@@ -106,6 +112,8 @@ class TableRow:
     rematch_of: str | None = None
     rematch: str | None = None
     hints: bool = False
+    rated: bool | None = None
+    """A rated game (None: decided at the start: rated when every person has an account)."""
     seats: dict[int, SeatRow] = field(default_factory=dict)
     actions: list[ActionRow] = field(default_factory=list)
     chat: list[ChatRow] = field(default_factory=list)
@@ -161,6 +169,7 @@ def insert_table(conn: Connection, row: TableRow) -> None:
             setup=json.dumps(row.setup) if row.setup else None, status=row.status,
             turn_clock=row.turn_clock, on_timeout=row.on_timeout, created_at=row.created_at,
             started_at=row.started_at, rematch_of=row.rematch_of, hints=row.hints,
+            rated=row.rated,
         )
     )  # fmt: skip
     for seat in row.seats.values():
@@ -172,7 +181,8 @@ def put_seat(conn: Connection, table_id: str, seat: SeatRow) -> None:
     conn.execute(
         schema.seats.insert().values(
             table_id=table_id, seat=seat.seat, name=seat.name, kind=seat.kind, bot=seat.bot,
-            token_hash=seat.token_hash,
+            token_hash=seat.token_hash, user_id=seat.user_id, forfeit=seat.forfeit,
+            bot_account=seat.bot_account,
         )
     )  # fmt: skip
 
@@ -250,6 +260,7 @@ def _table_from(r: Any) -> TableRow:
         setup=json.loads(r.setup) if r.setup else {}, started_at=r.started_at,
         finished_at=r.finished_at, results=json.loads(r.results) if r.results else None,
         rematch_of=r.rematch_of, rematch=r.rematch, hints=bool(r.hints),
+        rated=None if r.rated is None else bool(r.rated),
     )  # fmt: skip
 
 
@@ -261,7 +272,14 @@ def _seats_of(conn: Connection, ids: Iterable[str]) -> dict[str, dict[int, SeatR
         return out
     for r in conn.execute(select(s).where(s.c.table_id.in_(id_list))):
         out.setdefault(r.table_id, {})[r.seat] = SeatRow(
-            r.seat, r.name, r.kind, r.bot, r.token_hash
+            r.seat,
+            r.name,
+            r.kind,
+            r.bot,
+            r.token_hash,
+            r.user_id,
+            bool(r.forfeit),
+            bool(r.bot_account),
         )
     return out
 
@@ -326,9 +344,15 @@ def list_tables(
     """Tables in these statuses, newest first by ``newest`` (a time column), with seats (no
     actions); rows that do not decode (a damaged database) are left out."""
     t = schema.tables
-    rows = []
     query = select(t).where(t.c.status.in_(list(statuses))).order_by(t.c[newest].desc())
-    for r in conn.execute(query.limit(limit)):
+    return rows_with_seats(conn, query.limit(limit))
+
+
+def rows_with_seats(conn: Connection, query: Any) -> list[TableRow]:
+    """The tables a query of ``tables`` rows selects, in its order, with their seats (no
+    actions); rows that do not decode (a damaged database) are left out."""
+    rows = []
+    for r in conn.execute(query):
         try:
             rows.append(_table_from(r))
         except ValueError:  # JSON that does not decode

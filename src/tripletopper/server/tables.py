@@ -29,7 +29,7 @@ import re
 import secrets
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, Protocol
 
@@ -56,7 +56,7 @@ from tripletopper.errors import (
 )
 from tripletopper.games import game_class
 from tripletopper.question_banks import make_game
-from tripletopper.server import names, storage
+from tripletopper.server import names, ratings, storage
 from tripletopper.server.botpool import (
     DEADLINE,
     BotPool,
@@ -106,6 +106,19 @@ class ClientError(Exception):
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "error", "code": self.code, "message": self.message, **self.extra}
+
+
+class BotLink(Protocol):
+    """A bot account's connection to ``/ws/bot``, where it hears its invitations."""
+
+    name: str
+    token_id: int
+
+    def push(self, text: str) -> None:
+        """Queue one message; never blocks."""
+
+    def end(self, code: str, message: str) -> None:
+        """Tell the bot why, then close the connection."""
 
 
 class Listener(Protocol):
@@ -189,12 +202,16 @@ class Settings:
             "create": "20/minute", "seat": "60/minute", "replay": "30/minute",
             "lobby": "240/minute", "chat": "20/minute", "spectator_chat": "30/minute",
             "review": "10/minute", "review_status": "240/minute",
+            "register": "30/hour", "signin": "30/minute", "signin_name": "10/minute",
         }
     )  # fmt: skip
     """Per client address: table creations; seats taken, left, taken back or bots added;
-    replays; lobby lists; chat lines; reviews asked for, and looks at their progress.  Per
-    table: ``spectator_chat``, the lines all its spectators together may say (``limits``
-    syntax; an empty dict turns rate limits off, e.g. for load benchmarks)."""
+    replays; lobby lists; chat lines; reviews asked for, and looks at their progress;
+    accounts registered; sign-in attempts.  Per table: ``spectator_chat``, the lines all its
+    spectators together may say.  Per account name: ``signin_name``, sign-in attempts
+    (``limits`` syntax; an empty dict turns rate limits off, e.g. for load benchmarks)."""
+    session_days: float = 30.0
+    """Days a sign-in lasts (the session cookie's lifetime)."""
     open_per_address: int = 10
     """Open (not started) tables one address may have made at once."""
     open_ttl: float = 1800.0
@@ -333,17 +350,75 @@ class Table:
             raise ClientError("seat_taken", f"seat {seat} is taken")
         return seat
 
-    async def take_seat(self, seat: object, name: object) -> str:
-        """Seat a person; returns their secret token (only its hash is stored)."""
+    async def take_seat(
+        self, seat: object, name: object, user_id: int | None = None, account: str = ""
+    ) -> str:
+        """Seat a person; returns their secret token (only its hash is stored).  A signed-in
+        person (``user_id``) sits under their ``account``'s name, once per table."""
         async with self.lock:
             number = self._free_seat(seat)
-            clean = person_name(name, (s.name for s in self.row.seats.values()))
-            token = new_token()
-            info = SeatRow(number, clean, "human", None, hash_token(token))
-            await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=info))
-            self.row.seats[number] = info
+            if self.row.rated and user_id is None:
+                raise ClientError("rated", "this table is rated: sign in to sit down")
+            chosen = account if user_id is not None else name
+            return await self._seat_person(number, chosen, user_id)
+
+    async def _seat_person(
+        self, number: int, name: object, user_id: int | None, bot_account: bool = False
+    ) -> str:
+        """Seat a person (or a bot account) in the free seat ``number``; its new token."""
+        self._one_seat_per_account(user_id)
+        clean = person_name(name, (s.name for s in self.row.seats.values()))
+        token = new_token()
+        info = SeatRow(number, clean, HUMAN, None, hash_token(token), user_id,
+                       bot_account=bot_account)  # fmt: skip
+        await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=info))
+        self.row.seats[number] = info
+        self._broadcast_table()
+        return token
+
+    def _one_seat_per_account(self, user_id: int | None) -> None:
+        if user_id is not None and any(s.user_id == user_id for s in self.row.seats.values()):
+            raise ClientError("already_seated", "your account already holds a seat here")
+
+    async def link_account(self, by: str | None, user_id: int) -> int:
+        """A guest who signed in links the seat their token holds (or left to a bot) to
+        their account; the seat, its name and its token stay as they are."""
+        async with self.lock:
+            seat = self.seat_of(by)
+            if seat is None:
+                seat = self.held(by, BOT)
+            if seat is None:
+                seat = self.require_seat(by)  # holds none: refused, saying why
+            info = self.row.seats[seat]
+            if info.user_id == user_id:
+                return seat
+            if info.user_id is not None:
+                raise ClientError("not_your_seat", "this seat belongs to another account")
+            self._one_seat_per_account(user_id)
+            linked = replace(info, user_id=user_id)
+            await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=linked))
+            self.row.seats[seat] = linked
+            return seat
+
+    async def forget_account(self, user_id: int, name: str) -> None:
+        """A deleted account's seats here (and their chat lines) go by ``name``, linked to
+        nobody (the database has been updated already; storing again covers a seat written
+        meanwhile)."""
+        async with self.lock:
+            mine = {s for s, info in self.row.seats.items() if info.user_id == user_id}
+            if not mine:
+                return
+            for seat in mine:
+                info = self.row.seats[seat]
+                shown = name + BOT_SUFFIX if info.name.endswith(BOT_SUFFIX) else name
+                gone = replace(info, name=shown, user_id=None)
+                await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=gone))
+                self.row.seats[seat] = gone
+            for line in self.chat:
+                if line.seat in mine:
+                    line.name = name
+            self.replays.clear()
             self._broadcast_table()
-            return token
 
     async def add_bot(self, seat: object, spec: object, by: str | None) -> None:
         async with self.lock:
@@ -359,6 +434,13 @@ class Table:
             await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=info))
             self.row.seats[number] = info
             self._broadcast_table()
+
+    async def seat_bot_account(self, seat: object, by: str | None, user_id: int, name: str) -> str:
+        """Seat a connected bot account (invited by a person seated here); returns the seat
+        token to send it.  It plays through the websocket like a person."""
+        async with self.lock:
+            self.require_seat(by)
+            return await self._seat_person(self._free_seat(seat), name, user_id, True)
 
     def _check_bot(self, spec: object) -> str:
         if not isinstance(spec, str) or not spec.strip() or len(spec) > 100:
@@ -386,7 +468,8 @@ class Table:
                 del self.row.seats[seat]
                 await self._rematch_ready()
             elif self.row.status == PLAYING and info.kind == HUMAN:
-                await self._hand_to_bot(info)
+                # leaving a rated game forfeits it: last place, even after coming back
+                await self._hand_to_bot(replace(info, forfeit=bool(self.row.rated)))
                 self._broadcast_table()
                 self._reseat(seat, None)
                 return
@@ -398,7 +481,7 @@ class Table:
         """A person's seat goes to the game's default bot (their token hash stays with it)."""
         seat = info.seat
         spec = default_bot(self.game.name)
-        bot_row = SeatRow(seat, info.name + BOT_SUFFIX, BOT, spec, info.token_hash)
+        bot_row = replace(info, name=info.name + BOT_SUFFIX, kind=BOT, bot=spec)
         await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=bot_row))
         self.row.seats[seat] = bot_row
         if self.state is None:
@@ -430,7 +513,7 @@ class Table:
     async def _person_back(self, info: SeatRow) -> None:
         """A bot gives its seat back to the person whose token hash it kept."""
         seat = info.seat
-        person = SeatRow(seat, info.name.removesuffix(BOT_SUFFIX), HUMAN, None, info.token_hash)
+        person = replace(info, name=info.name.removesuffix(BOT_SUFFIX), kind=HUMAN, bot=None)
         await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=person))
         self.row.seats[seat] = person
         self.bots.pop(seat, None)  # a decision on its way is dropped (_bot_turn)
@@ -471,11 +554,19 @@ class Table:
 
     async def _start_locked(self) -> None:
         now = time.time()
+        rated = self.row.rated
+        if rated is None:  # by default, rated when every person seated has an account
+            people = [info for info in self.row.seats.values() if info.kind != BOT]
+            rated = bool(people) and all(info.user_id is not None for info in people)
         await self.room.db.run(
-            partial(storage.update_table, table_id=self.id, status=PLAYING, started_at=now)
-        )
+            partial(
+                storage.update_table, table_id=self.id, status=PLAYING, started_at=now,
+                rated=rated,
+            )
+        )  # fmt: skip
         self.row.status = PLAYING
         self.row.started_at = now
+        self.row.rated = rated
         self._begin(now)
         self._broadcast_table()
         self._broadcast([])
@@ -490,7 +581,7 @@ class Table:
             seat = self.held(by, INVITED)
             if seat is not None:
                 info = self.row.seats[seat]
-                person = SeatRow(seat, info.name, HUMAN, None, info.token_hash)
+                person = replace(info, kind=HUMAN)
                 await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=person))
                 self.row.seats[seat] = person
                 self._broadcast_table()
@@ -501,8 +592,8 @@ class Table:
                 raise ClientError("not_seated", "you hold no seat in this rematch")
             if self.row.status == OPEN:  # declined, then changed their mind before the start
                 info = self.row.seats[away]
-                person = SeatRow(
-                    away, info.name.removesuffix(BOT_SUFFIX), HUMAN, None, info.token_hash
+                person = replace(
+                    info, name=info.name.removesuffix(BOT_SUFFIX), kind=HUMAN, bot=None
                 )
                 await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=person))
                 self.row.seats[away] = person
@@ -616,15 +707,26 @@ class Table:
             if any(info.kind == "human" for info in self.row.seats.values()):
                 return
             now = time.time()
-            await self.room.db.run(
-                partial(storage.update_table, table_id=self.id, status=ABANDONED, finished_at=now)
-            )
+            seated = self._rated_places(None)
+
+            def job(conn: Any) -> None:
+                storage.update_table(conn, self.id, status=ABANDONED, finished_at=now)
+                if seated:
+                    ratings.rate_game(conn, self.id, self.game.name, seated, now)
+
+            await self.room.db.run(job)
             self.row.status = ABANDONED
             self.row.finished_at = now
             self.close()  # no bot or clock acts here any more
             log.info("table %s: abandoned (no person left at it)", self.id)
             self._broadcast_table()
             self.room.finished(self)
+
+    def _rated_places(self, results: Results | None) -> list[ratings.Place]:
+        """The places to rate when this game ends now (none if it is not rated)."""
+        if not self.row.rated:
+            return []
+        return ratings.places(self.row.seats, self.game.players, results)
 
     def _record(self, seat: int, events: list[Event], by_clock: bool = False) -> None:
         assert self.state is not None
@@ -677,12 +779,16 @@ class Table:
         results = state.results()
         finished = state.is_terminal()
 
+        seated = self._rated_places(results)
+
         def job(conn: Any) -> None:
             storage.add_action(conn, self.id, row)
             storage.update_table(
                 conn, self.id, status=FINISHED, finished_at=now,
                 results=results.to_json() if results else None,
             )  # fmt: skip
+            if seated:
+                ratings.rate_game(conn, self.id, self.game.name, seated, now)
 
         self.storing = True
         try:
@@ -1086,6 +1192,15 @@ class Room:
         self.watchers: list[Callable[[], None]] = []
         """Called whenever a table opens or its summary changes (the lobby listens)."""
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.bot_links: dict[int, BotLink] = {}
+        """Connected bot accounts by user id (one connection each: the newest)."""
+
+    def bot_left(self, user_id: int, token_id: int | None = None) -> None:
+        """Close a bot account's connection (only the one of ``token_id``, if given)."""
+        link = self.bot_links.get(user_id)
+        if link is not None and token_id in (None, link.token_id):
+            del self.bot_links[user_id]
+            link.end("revoked", "this bot's token was revoked or its account deleted")
 
     def table_changed(self) -> None:
         for watcher in self.watchers:
@@ -1190,7 +1305,7 @@ class Room:
         seed: int | None = None,
         decks: list[list[str]] | None = None, setup: dict[str, Any] | None = None,
         seats: dict[int, SeatRow] | None = None, rematch_of: str | None = None,
-        start: bool = False, address: str | None = None,
+        start: bool = False, address: str | None = None, rated: bool | None = None,
     ) -> Table:  # fmt: skip
         """A new table, checked whole before anything is stored.
 
@@ -1220,6 +1335,10 @@ class Room:
             raise ClientError("bad_options", "on_timeout is 'default' or 'bot'")
         if not isinstance(hints, bool):
             raise ClientError("bad_options", "hints is true or false")
+        if rated is not None and not isinstance(rated, bool):
+            raise ClientError("bad_options", "rated is true, false or null")
+        if rated and any(info.user_id is None for info in (seats or {}).values()):
+            raise ClientError("rated", "a rated table seats accounts only: sign in first")
         seats = seats or {}
         for seat in seats:
             if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < game.players:
@@ -1232,7 +1351,7 @@ class Room:
             options=dict(game.options), seed=secrets.randbelow(2**53) if seed is None else seed,
             status=PLAYING if start else OPEN, created_at=now, turn_clock=turn_clock,
             on_timeout=on_timeout, hints=hints, decks=decks, setup=setup or {},
-            started_at=now if start else None, rematch_of=rematch_of, seats=seats,
+            started_at=now if start else None, rematch_of=rematch_of, seats=seats, rated=rated,
         )  # fmt: skip
         await self.db.run(partial(storage.insert_table, row=row))
         table = Table(self, row)
@@ -1282,7 +1401,7 @@ class Room:
             for s, info in row.seats.items():
                 if info.kind == HUMAN:
                     kind = HUMAN if s == seat else INVITED
-                    seats[s] = SeatRow(s, info.name, kind, None, info.token_hash)
+                    seats[s] = replace(info, kind=kind)
                 else:  # "Ann (bot)" plays on as "Ann bot"
                     name = info.name
                     if name.endswith(BOT_SUFFIX):
@@ -1291,6 +1410,7 @@ class Room:
             new = await self.create(
                 row.game, row.players, dict(row.options), turn_clock=row.turn_clock,
                 on_timeout=row.on_timeout, hints=row.hints, seats=seats, rematch_of=row.id,
+                rated=row.rated,
             )  # fmt: skip
             await self.db.run(partial(storage.update_table, table_id=row.id, rematch=new.id))
             row.rematch = new.id
@@ -1421,6 +1541,7 @@ def summarize(row: TableRow, version: int = 0) -> dict[str, Any]:
         "turn_clock": row.turn_clock,
         "on_timeout": row.on_timeout,
         "hints": row.hints,
+        "rated": row.rated,
         "score_unit": list(cls.score_unit(row.players)),
         "seats": [_seat_json(seat, row.seats.get(seat)) for seat in range(row.players)],
         "bots": bot_names(row.game),
@@ -1433,5 +1554,8 @@ def summarize(row: TableRow, version: int = 0) -> dict[str, Any]:
 
 def _seat_json(seat: int, info: SeatRow | None) -> dict[str, Any]:
     if info is None:
-        return {"seat": seat, "name": None, "kind": None, "bot": None}
-    return {"seat": seat, "name": info.name, "kind": info.kind, "bot": info.bot}
+        return {"seat": seat, "name": None, "kind": None, "bot": None, "bot_account": False}
+    return {
+        "seat": seat, "name": info.name, "kind": info.kind, "bot": info.bot,
+        "bot_account": info.bot_account,
+    }  # fmt: skip

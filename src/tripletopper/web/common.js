@@ -3,6 +3,8 @@
 export async function api(method, path, body, token) {
   const headers = { "Content-Type": "application/json" };
   if (token) headers["X-Seat-Token"] = token;
+  const csrf = localStorage.getItem("tt-csrf");  // a signed-in change must carry it
+  if (csrf) headers["X-CSRF-Token"] = csrf;
   const response = await fetch(path, {
     method, headers, body: body === undefined ? undefined : JSON.stringify(body),
   });
@@ -13,7 +15,14 @@ export async function api(method, path, body, token) {
 
 // A seat is held by a secret token, kept in this browser only (or carried by a seat link).
 export function getToken(tableId) { return localStorage.getItem(`tt-token-${tableId}`); }
-export function setToken(tableId, token) { localStorage.setItem(`tt-token-${tableId}`, token); }
+export function setToken(tableId, token) {
+  localStorage.setItem(`tt-token-${tableId}`, token);
+  const recent = recentTables().filter((id) => id !== tableId);  // a guest's recent games
+  localStorage.setItem("tt-recent", JSON.stringify([tableId, ...recent].slice(0, 10)));
+}
+export function recentTables() {
+  try { return JSON.parse(localStorage.getItem("tt-recent") || "[]").filter((id) => typeof id === "string"); } catch { return []; }
+}
 export function dropToken(tableId) { localStorage.removeItem(`tt-token-${tableId}`); }
 export function getName() { return localStorage.getItem("tt-name") || ""; }
 export function setName(name) { localStorage.setItem("tt-name", name); }
@@ -34,3 +43,22 @@ export function el(tag, attrs = {}, ...children) {
 }
 
 export function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
+
+// The signed-in account of this browser (null: a guest).  Its CSRF token is kept for api();
+// a session cookie that is no longer valid is cleared, so the guest plays on.
+export async function whoAmI() {
+  const response = await fetch("/api/account");
+  if (response.ok) {
+    const data = await response.json();
+    if (data.csrf) localStorage.setItem("tt-csrf", data.csrf);
+    else localStorage.removeItem("tt-csrf");
+    return data.account;
+  }
+  localStorage.removeItem("tt-csrf");
+  const data = await response.json().catch(() => ({}));
+  if (data.code === "bad_session") await fetch("/api/session", { method: "DELETE" });
+  return null;
+}
+
+export function signedIn(answer) { localStorage.setItem("tt-csrf", answer.csrf); return answer.account; }
+export function signedOut() { localStorage.removeItem("tt-csrf"); }

@@ -3,7 +3,9 @@
 // requires are set so), and the three lists: open tables to join, games in progress to
 // watch, recently finished games to replay.  The lists come over /ws/lobby whenever a
 // table opens, changes seats, starts or ends; ages count on by themselves.
+import { accountPanel } from "/static/account.js";
 import { api, clear, el, getName, setName, setToken } from "/static/common.js";
+import { showMyGames } from "/static/mygames.js";
 
 const $ = (id) => document.getElementById(id);
 const gameSelect = $("game");
@@ -93,11 +95,12 @@ $("create-form").addEventListener("submit", async (event) => {
   }
   const clock = form.get("turn_clock");
   try {
-    setName(form.get("name"));
+    if (!$("your-name").readOnly) setName(form.get("name"));
     const created = await api("POST", "/api/tables", {
       game: form.get("game"), players: Number(form.get("players")), options,
       turn_clock: clock ? Number(clock) : null, on_timeout: form.get("on_timeout"), hints: form.get("hints") === "on",
       name: form.get("name"), seat: 0,
+      rated: $("rated-box").hidden ? null : form.get("rated") === "on",  // guests: never rated
     });
     setToken(created.table.id, created.token);
     location.href = `/t/${created.table.id}`;
@@ -188,6 +191,13 @@ function connectLobby() {
 }
 
 $("your-name").value = getName();
+accountPanel($("account-box"), (account) => {  // signed in, you sit under your account's name
+  const input = $("your-name");
+  input.readOnly = Boolean(account);
+  input.value = account ? account.name : getName();
+  $("rated-box").hidden = !account;
+  showMyGames(account).catch(() => {});
+}).catch((e) => { $("account-box").textContent = e.message; });
 loadGames().catch((e) => { $("create-error").textContent = e.message; });
 connectLobby();
 setInterval(() => { if (lobby.lists) showLists(); }, 30000);  // the ages move on

@@ -3,7 +3,7 @@
 // narration (also announced to screen readers), results; the attention calls, safety nets,
 // showdowns held on screen and keyboard play of attention.js, moves.js and shortcuts.js.
 // Reconnects by itself and catches up from the last version it saw.
-import { api, clear, el, getName, getToken, setName, setToken } from "/static/common.js";
+import { api, clear, el, getName, getToken, setName, setToken, whoAmI } from "/static/common.js";
 import * as cards from "/static/cards.js";
 import { Chat, chatForm } from "/static/chat.js";
 import { showHelp } from "/static/help.js";
@@ -27,7 +27,7 @@ const page = {
   token: getToken(tableId), seat: null, away: null, invited: null, table: null, names: [], view: null,
   version: -1, renderer: null, rendererFor: null, ws: null, retry: 250, sending: false,
   clockOffset: 0, folded: false, showdownKey: null, holding: null,
-  focus: { key: null, inPlay: false },
+  focus: { key: null, inPlay: false }, account: null, botAccounts: [],
 };
 const chat = new Chat($("chat-lines"), tableId, {
   mySeat: () => page.seat, send: (text) => send({ type: "chat", text, ref: "chat" }),
@@ -206,6 +206,9 @@ function render(fresh = false) {
     $("seat-link-box").hidden = false;
     $("seat-link").value = `${location.origin}/t/${table.id}#seat=${encodeURIComponent(page.token)}`;
   }
+  // a guest holding a seat may sign in (in the lobby) and come back to it
+  $("sign-in-hint").hidden = Boolean(page.account) || page.seat === null;
+  $("sign-in-link").href = `/?back=${encodeURIComponent(`/t/${table.id}`)}`;
   loadRenderer(table.game);
   showHelp(table.game);
   renderStanding(page, reconnect, problem);
@@ -234,8 +237,10 @@ function renderSeats(table) {
   // A redraw must not take the name someone is typing, nor the focus, away from them.
   const typing = document.activeElement && document.activeElement.matches("#seats [data-seat] input")
     ? document.activeElement : null;
-  if (typing) setName(typing.value);
+  if (typing && !page.account) setName(typing.value);
   const typingSeat = typing ? typing.closest("[data-seat]").dataset.seat : null;
+  const chosen = {};  // nor the bot someone picked
+  for (const select of $("seats").querySelectorAll("[data-seat] select")) chosen[select.closest("[data-seat]").dataset.seat] = select.value;
   const box = clear($("seats"));
   const seated = page.seat !== null;
   for (const info of table.seats) {
@@ -245,14 +250,20 @@ function renderSeats(table) {
     card.append(el("div", {}, el("strong", {}, `Seat ${info.seat + 1}: `), who));
     if (open && !info.name && !seated) {
       // what is typed is kept at once: any update redraws the seats, and the name must survive
-      const input = el("input", { placeholder: "your name", maxlength: 32, value: getName(), "aria-label": `Name for seat ${info.seat + 1}`, oninput: (e) => setName(e.target.value) });
+      // signed in, you sit under your account's name
+      const input = page.account
+        ? el("input", { value: page.account.name, readonly: true, "aria-label": `Name for seat ${info.seat + 1}` })
+        : el("input", { placeholder: "your name", maxlength: 32, value: getName(), "aria-label": `Name for seat ${info.seat + 1}`, oninput: (e) => setName(e.target.value) });
       card.append(el("div", { class: "row" }, input, el("button", {
         type: "button", onclick: () => takeSeat(info.seat, input.value),
       }, "Sit here")));
     }
     if (open && !info.name && seated) {
+      // the built-in bots, then the bot accounts connected now (they are sent an invitation)
       const select = el("select", { "aria-label": `Bot for seat ${info.seat + 1}` },
-        table.bots.map((b) => el("option", { value: b, selected: b === "medium" }, b)));
+        el("optgroup", { label: "Built-in bots" }, table.bots.map((b) => el("option", { value: b, selected: b === (chosen[info.seat] || "medium") }, b))),
+        page.botAccounts.length ? el("optgroup", { label: "Bot accounts (connected)" },
+          page.botAccounts.map((name) => el("option", { value: `account:${name}`, selected: chosen[info.seat] === `account:${name}` }, name))) : null);
       card.append(el("div", { class: "row" }, select, el("button", {
         type: "button", class: "secondary", onclick: () => seatCall("POST", `/seats/${info.seat}/bot`, { bot: select.value }),
       }, "Add bot")));
@@ -468,8 +479,8 @@ new MutationObserver(() => queueMicrotask(restoreFocus)).observe($("game"), { ch
 // --- seats through the HTTP API ----------------------------------------------------------
 async function takeSeat(seat, name) {
   try {
-    setName(name);
-    const answer = await api("POST", `/api/tables/${tableId}/seats/${seat}`, { name });
+    if (!page.account) setName(name);
+    const answer = await api("POST", `/api/tables/${tableId}/seats/${seat}`, page.account ? {} : { name });
     setToken(tableId, answer.token);
     page.token = answer.token;
     page.ws.close();  // reconnect as the seat's player
@@ -513,4 +524,20 @@ listen({
   help: toggleHelp, quiet: () => Boolean(moves.busy || page.holding || page.sending),
 });
 setInterval(tickClock, 250);
-connect();
+// Connected bot accounts, for "Add bot" while seats may still change.
+async function refreshBotAccounts() {
+  if (page.table && page.table.status !== "open") return;
+  const names = (await api("GET", "/api/bots/online").catch(() => ({ bots: [] }))).bots;
+  if (names.join("\n") === page.botAccounts.join("\n")) return;
+  page.botAccounts = names;
+  if (page.table) render();
+}
+refreshBotAccounts();
+setInterval(refreshBotAccounts, 10000);
+// Signed in since sitting down here as a guest: the seat becomes the account's (it keeps its
+// name and token; refused quietly when the token holds no seat here).
+whoAmI().then(async (account) => {
+  page.account = account;
+  if (account && page.token) await api("POST", `/api/tables/${tableId}/account`, undefined, page.token).catch(() => {});
+  if (page.table) render();
+}).catch(() => {}).finally(connect);

@@ -1,0 +1,166 @@
+"""The reference bot-account client: ``tripletopper bot connect --server URL --token T``.
+
+It connects to the room's ``/ws/bot`` with a bot account's API token and, for each
+``invite``, plays that seat through the table's websocket (:class:`TableClient`,
+which reconnects and resyncs by itself), choosing with a built-in bot.  It behaves
+as docs/bots-api.md asks of any bot: it reconnects with exponential backoff (0.5 s
+doubling to 30 s), never sends faster than the room's limits (one action per
+update it was sent, at most 20 a second), and stops for good when its token is
+refused (``bad_token``, ``revoked``, ``expired_token``).
+
+A remote client sees only its seat's observation: bots that search sampled worlds
+or read the seat's recall (``hard``, ``expert``, ``ismcts``, memory bots) need the
+hidden state the server keeps, so where such a bot asks for it, this client decides
+with the game's heuristic instead (``random`` for a game without one) and says so once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+from collections.abc import Callable
+from functools import partial
+from typing import Any, cast
+
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from tripletopper.bots import Bot, SeatView, bot_factory, bot_names
+from tripletopper.engine import Action, Game
+from tripletopper.question_banks import make_game
+from tripletopper.server.client import TableClient
+
+log = logging.getLogger("tripletopper.botclient")
+
+FATAL = frozenset({"bad_token", "revoked", "expired_token"})
+"""Refusals that no retry can change."""
+MIN_GAP = 0.05
+"""Seconds between two actions of one seat (the room allows 50 messages a second)."""
+
+
+class ObservedView:
+    """What a remote seat knows, answering a bot like a :class:`SeatView` would."""
+
+    def __init__(self, game: Game, seat: int, client: TableClient) -> None:
+        self.game = game
+        self.seat = seat
+        self.client = client
+
+    @property
+    def version(self) -> int:
+        return self.client.version
+
+    def observation(self) -> dict[str, Any]:
+        return self.client.observation
+
+    def legal_actions(self) -> list[Action]:
+        return [self.game.action_from_wire(wire) for wire in self.client.actions]
+
+    def to_act(self) -> tuple[int, ...]:
+        return tuple(self.client.observation.get("to_act", ()) or ())
+
+    def sample(self, rng: Any) -> Any:
+        raise LookupError("a remote seat cannot sample the hidden state")
+
+    def recall(self) -> dict[str, Any]:
+        raise LookupError("a remote seat has no recall from the server")
+
+
+def fallback_spec(game: str) -> str:
+    return "heuristic" if "heuristic" in bot_names(game) else "random"
+
+
+async def play_seat(
+    server: str, invite: dict[str, Any], spec: str, say: Callable[[str], None]
+) -> None:
+    """Play one invited seat to the end of its game."""
+    table = TableClient(server, invite["table"], invite["token"])
+    await table.start()
+    game = make_game(invite["game"], table.table.get("players") or invite["players"],
+                     **(table.table.get("options") or {}))  # fmt: skip
+    seat = int(invite["seat"])
+    seed = random.randrange(2**31)
+    bot: Bot = bot_factory(spec, game)(seat, seed)
+    backup: Bot = bot_factory(fallback_spec(game.name), game)(seat, seed)
+    warned = False
+    say(f"playing seat {seat + 1} of {invite['game']} at table {invite['table']} as {spec}")
+    try:
+        while not table.finished and table.status not in ("abandoned", "expired"):
+            await table.wait(lambda c: bool(c.legal) or c.finished or c.status == "abandoned",
+                             timeout=3600)  # fmt: skip
+            if not table.legal or table.finished:
+                continue
+            seen = table.version
+            view = cast(SeatView, ObservedView(game, seat, table))
+            try:
+                action = bot.choose(view)
+            except LookupError:
+                if not warned:
+                    say(f"{spec} needs the hidden state here: deciding with "
+                        f"{fallback_spec(game.name)}")  # fmt: skip
+                    warned = True
+                action = backup.choose(view)
+            moved = partial(_moved_on, seen=seen)
+            if action is None:  # it lets others go first: wait for the next update
+                await table.wait(moved, timeout=3600)
+                continue
+            await asyncio.sleep(MIN_GAP)
+            if table.version != seen:
+                continue
+            await table.act(game.action_to_wire(action))
+            await table.wait(moved, timeout=60)
+            table.errors.clear()  # a stale or refused action: look again
+        say(f"table {invite['table']}: {table.status}")
+    finally:
+        await table.close()
+
+
+def _moved_on(client: TableClient, seen: int) -> bool:
+    """The game moved past version ``seen``, or the last action was refused."""
+    return client.version != seen or bool(client.errors)
+
+
+async def run(
+    server: str, token: str, spec: str, *, say: Callable[[str], None] = print,
+    once: bool = False,
+) -> str:  # fmt: skip
+    """Stay connected as the token's bot account, playing every invitation; returns the
+    reason it stopped (a refused token; with ``once``, after the first game)."""
+    url = server.replace("http", "ws", 1).rstrip("/") + "/ws/bot"
+    delay = 0.5
+    games: set[asyncio.Task[None]] = set()
+    while True:
+        try:
+            async with connect(url, open_timeout=10) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": token}))
+                async for text in ws:
+                    message = json.loads(text)
+                    kind = message.get("type")
+                    if kind == "welcome":
+                        delay = 0.5
+                        say(f"connected as {message['bot']}: waiting for invitations")
+                    elif kind == "error":
+                        say(f"refused: {message.get('message')}")
+                        if message.get("code") in FATAL:
+                            return str(message["code"])
+                    elif kind == "invite":
+                        task = asyncio.create_task(play_seat(server, message, spec, say))
+                        games.add(task)
+                        task.add_done_callback(games.discard)
+                        if once:
+                            await task
+                            return "played"
+        except (OSError, TimeoutError, ConnectionClosed) as exc:
+            say(f"disconnected ({type(exc).__name__}): retrying in {delay:.1f} s")
+        await asyncio.sleep(delay)
+        delay = min(30.0, delay * 2)
+
+
+def connect_command(server: str, token: str, spec: str) -> None:
+    """Run :func:`run` until its token is refused or the user stops it."""
+    with contextlib.suppress(KeyboardInterrupt):
+        reason = asyncio.run(run(server, token, spec))
+        raise SystemExit(f"stopped: {reason}")
