@@ -144,3 +144,16 @@ def test_thirty_one_pair_rows_and_greedy_draws(trips: bool) -> None:
     check_rows(rows, score, 52, seed=10 + trips)
     check_sampling(rows, score, 52, seed=10 + trips)
     check_decisions(rows, score, 52, seed=10 + trips)
+
+
+def test_pair_rows_travel_as_the_call_that_makes_them():
+    """A bot sent to the room's workers pickles its rows as their cached constructor: the
+    receiving process uses its own copy (a lambda inside could not be pickled at all)."""
+    import pickle
+
+    from tripletopper.bots import thirty_one, thirty_two
+
+    for rows in (thirty_one.pair_rows(True), thirty_two.pair_rows(True, False)):
+        rows.row(0, 1)
+        data = pickle.dumps(rows)
+        assert len(data) < 200 and pickle.loads(data) is rows

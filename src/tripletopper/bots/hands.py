@@ -32,15 +32,26 @@ Score = TypeVar("Score", int, float)
 
 class PairRows(Generic[Score]):
     """``row(a, b)[c]`` is ``score(a, b, c)``; each pair's row is made once, by
-    ``make(a, b)`` with ``a < b`` (the score of a hand does not depend on its order)."""
+    ``make(a, b)`` with ``a < b`` (the score of a hand does not depend on its order).
 
-    __slots__ = ("bytes", "make", "rows", "size")
+    A bot holding one travels to the card room's bot workers: pickled, it is the call
+    ``source`` names (the module's cached constructor), so a worker uses its own copy
+    instead of receiving the rows."""
 
-    def __init__(self, size: int, make: Callable[[int, int], Sequence[Score]]) -> None:
+    __slots__ = ("bytes", "make", "rows", "size", "source")
+
+    def __init__(
+        self, size: int, make: Callable[[int, int], Sequence[Score]],
+        source: tuple[Callable[..., PairRows[Score]], tuple[object, ...]],
+    ) -> None:  # fmt: skip
         self.size = size
         self.make: Callable[[int, int], Sequence[Score]] = make
+        self.source: tuple[Callable[..., PairRows[Score]], tuple[object, ...]] = source
         self.rows: list[Sequence[Score] | None] = [None] * (size * size)
         self.bytes: list[int] = [0] * (size * size)
+
+    def __reduce__(self) -> tuple[Callable[..., PairRows[Score]], tuple[object, ...]]:
+        return self.source
 
     def row(self, a: int, b: int) -> Sequence[Score]:
         row = self.rows[a * self.size + b]

@@ -84,7 +84,9 @@ def strength_table(trips: bool) -> tuple[tuple[float, ...], ...]:
 def pair_rows(trips: bool) -> PairRows[float]:
     """The values of hands under one scoring mode, by pair (shared by every bot)."""
     value = value3_trips if trips else value3
-    return PairRows(52, lambda a, b: tuple(value(a, b, u) for u in ALL_CARDS))
+    return PairRows(
+        52, lambda a, b: tuple(value(a, b, u) for u in ALL_CARDS), (pair_rows, (trips,))
+    )
 
 
 class ThirtyOneHeuristic(Bot):

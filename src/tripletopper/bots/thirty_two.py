@@ -93,7 +93,7 @@ def pair_scores(a: int, b: int, wilds: bool, cap: bool) -> tuple[int, ...]:
 @lru_cache(maxsize=4)
 def pair_rows(wilds: bool, cap: bool) -> PairRows[int]:
     """The scores of hands under one scoring mode, by pair (shared by every bot)."""
-    return PairRows(125, lambda a, b: pair_scores(a, b, wilds, cap))
+    return PairRows(125, lambda a, b: pair_scores(a, b, wilds, cap), (pair_rows, (wilds, cap)))
 
 
 class ThirtyTwoHeuristic(Bot):
