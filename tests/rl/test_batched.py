@@ -1,13 +1,17 @@
 """The batched engines' research tensors, masks and index translations
-(``tripletopper.rl.batched``) against the scalar encoder, every step of random games."""
+(``tripletopper.rl.batched``) against the scalar encoder, every step of random games; the
+environments on them (``tripletopper.rl.batched_env``) against the scalar ones."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
+import gymnasium
 import numpy as np
 import pytest
+from gymnasium.utils.env_checker import data_equivalence
+from gymnasium.vector import AutoresetMode
 
 from tests.test_batched import (
     RARE_KNOCKS,
@@ -20,10 +24,13 @@ from tests.test_batched import (
 from tests.thirty_one.helpers import dealt_31
 from tripletopper.batched import ThirtyOneBatch, ToeBatch
 from tripletopper.engine import Game, State
+from tripletopper.errors import IllegalActionError
 from tripletopper.games.thirty_one import ThirtyOne
 from tripletopper.games.toe import Toe
 from tripletopper.rl.batched import batch_encoder
+from tripletopper.rl.batched_env import BatchedAgentsEnv, BatchedVectorEnv
 from tripletopper.rl.encoding import Encoder
+from tripletopper.rl.gym import TripletopperVectorEnv
 
 CASES = [(ThirtyOne, ThirtyOneBatch, p, o) for p, o in THIRTY_ONE_VARIANTS] + [
     (Toe, ToeBatch, 2, o) for o in TOE_VARIANTS
@@ -34,7 +41,7 @@ IDS = [f"{c[0].__name__}-{c[2]}-{'-'.join(f'{k}={v}' for k, v in c[3].items())}"
 def check_encoding(batch: Any, states: list[State], enc: Encoder) -> None:
     """Every seat's tensor and mask equal the scalar encoder's of the same state, and the
     index translations name the same actions both ways."""
-    benc = batch_encoder(batch)
+    benc = batch_encoder(batch.game)
     players = batch.game.players
     for seat in range(players):
         tensors = benc.encode(batch, seat)
@@ -103,12 +110,12 @@ def test_over_games_are_encoded_too() -> None:
                 state.apply(batch.action(i, int(actions[i])), events=False)
         batch.step(actions)
     check_encoding(batch, states, Encoder(game))
-    assert not batch_encoder(batch).mask(batch, 0).any()
+    assert not batch_encoder(batch.game).mask(batch, 0).any()
 
 
 def test_thirty_one_indices_are_one_permutation() -> None:
     batch = ThirtyOneBatch(ThirtyOne(3, manual_31=True), [0])
-    benc, enc = batch_encoder(batch), Encoder(batch.game)
+    benc, enc = batch_encoder(batch.game), Encoder(batch.game)
     every = np.arange(110)
     rl = benc.to_rl(batch, every)
     assert sorted(rl.tolist()) == every.tolist()
@@ -122,7 +129,7 @@ def test_toe_indices_without_a_batch_action() -> None:
     """A fourth slot's discard, a slot past a three-card hand and the Quiz Show's indices
     have no batch index; every batch index of the hand has a research one and back."""
     batch = ToeBatch(Toe(2), [3])
-    benc = batch_encoder(batch)
+    benc = batch_encoder(batch.game)
     none = [3, 10, 11 + 3 * 65, 271, 272, 277, 278, -1]  # (0, 3), (1, 2, 3), slot 3, quiz
     assert benc.from_rl(batch, np.array(none), np.zeros(len(none), dtype=int)).tolist() == [
         -1
@@ -158,3 +165,121 @@ def test_rare_paths_encode_alike() -> None:
     _batch, states = lockstep(ThirtyOne(2), ThirtyOneBatch, [0], checking(keep_the_hand), 200,
                               decks=[decks], setup={"dealer": dealer})  # fmt: skip
     assert states[0].stats()["void_hands"] >= 1
+
+
+# --- the environments -----------------------------------------------------------------------
+
+ENV_CASES = [
+    ("thirty-one", 3, {}, 0, "game"),
+    ("thirty-one", 4, {"manual_31": True, "three_of_a_kind": "30.5"}, 2, "hand"),
+    ("toe", 2, {}, 1, "game"),
+]
+
+
+@pytest.mark.parametrize(("name", "players", "options", "seat", "rewards"), ENV_CASES)
+def test_first_episodes_are_the_scalar_vector_envs(
+    name: str, players: int, options: dict[str, Any], seat: int, rewards: str
+) -> None:
+    """For the same seeds and actions, each game's first episode is the game that
+    TripletopperVectorEnv plays against random bots: the same tensors, masks, rewards,
+    ends and final tensors at every step (later episodes take other seeds)."""
+    kwargs = {"players": players, "options": options, "seat": seat, "rewards": rewards}
+    ours = BatchedVectorEnv(3, name, **kwargs)
+    scalar = TripletopperVectorEnv(3, name, opponents="random", **kwargs)
+    obs, info = ours.reset(seed=[10, 11, 12])
+    their_obs, their_info = scalar.reset(seed=10)
+    assert data_equivalence((obs, info), (their_obs, their_info), exact=True)
+    first = np.ones(3, dtype=bool)  # the games still in their first episode
+    rng = np.random.default_rng(seat)
+    steps = 0
+    while first.any():
+        assert ours.observation_space.contains(obs)
+        actions = (rng.random(obs["action_mask"].shape) * obs["action_mask"]).argmax(axis=1)
+        obs, reward, terminated, truncated, info = ours.step(actions)
+        their_obs, their_reward, their_terminated, _, their_info = scalar.step(actions)
+        for i in np.flatnonzero(first):
+            assert reward[i] == their_reward[i] and terminated[i] == their_terminated[i]
+            if terminated[i]:
+                final = info["final_observation"][i]
+                assert np.array_equal(final, their_info["final_observation"][i])
+                first[i] = False
+            else:
+                for key in ("observation", "action_mask"):
+                    assert np.array_equal(obs[key][i], their_obs[key][i]), (steps, i, key)
+        assert not truncated.any() and np.array_equal(info["action_mask"], obs["action_mask"])
+        assert (obs["action_mask"].sum(axis=1) > 0).all()  # the next games are dealt at once
+        steps += 1
+    assert steps > 10
+
+
+def test_make_vec_and_a_batch_of_one() -> None:
+    """gymnasium.make_vec gives the batched env; a batch of one seeded like the scalar
+    vector env plays its game; the same seed and actions give the same run."""
+    envs = gymnasium.make_vec("tripletopper/ToeBatched-v0", num_envs=1, options={"max_turns": 40})
+    assert isinstance(envs.unwrapped, BatchedVectorEnv)
+    assert envs.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    twin = BatchedVectorEnv(1, "toe", options={"max_turns": 40})
+    scalar = TripletopperVectorEnv(1, "toe", options={"max_turns": 40}, opponents="random")
+    runs = [env.reset(seed=5) for env in (envs, twin, scalar)]
+    for _ in range(200):
+        assert data_equivalence(runs[0], runs[1], exact=True)
+        actions = np.array([int(np.flatnonzero(runs[0][0]["action_mask"][0])[-1])])
+        runs = [env.step(actions) for env in (envs, twin, scalar)]
+        if runs[0][2][0]:
+            break
+        assert data_equivalence(runs[0], runs[2], exact=True)
+    assert runs[0][2][0] and runs[0][1][0] == runs[2][1][0]
+
+
+def test_illegal_indices() -> None:
+    """An index outside the mask ends that game's episode with -1 and leaves the game as
+    it was (its final tensor is the last one); with illegal="raise" nothing changes."""
+    env = BatchedVectorEnv(4, "thirty-one", players=2)
+    obs, _ = env.reset(seed=1)
+    before = [env.batch.dump(i) for i in range(4)]
+    actions = obs["action_mask"].argmax(axis=1)
+    actions[2] = int(np.flatnonzero(obs["action_mask"][2] == 0)[0])
+    actions[3] = 500
+    _, reward, terminated, _, info = env.step(actions)
+    assert reward[2:].tolist() == [-1, -1] and terminated.tolist() == [False, False, True, True]
+    assert np.array_equal(info["final_observation"][2], obs["observation"][2])
+    assert env.batch.episode.tolist() == [0, 0, 1, 1]
+    strict = BatchedVectorEnv(4, "thirty-one", players=2, illegal="raise")
+    obs, _ = strict.reset(seed=1)
+    with pytest.raises(IllegalActionError, match="game 2"):
+        strict.step(actions)
+    assert [strict.batch.dump(i) for i in range(4)] == before
+    with pytest.raises(ValueError, match="random opponents"):
+        BatchedVectorEnv(2, "toe", opponents="medium")
+    with pytest.raises(ValueError, match="no batched engine"):
+        BatchedVectorEnv(2, "thirty-two")
+
+
+def test_agents_env() -> None:
+    """Every agent's tensors and masks; the seat to act is the only one with a legal index;
+    ended games pay the winner 1 and start again; an illegal index changes nothing."""
+    env = BatchedAgentsEnv(5, "thirty-one", players=3)
+    observations, _ = env.reset(seed=3)
+    enc = Encoder(env.game)
+    rng = np.random.default_rng(0)
+    ends = 0
+    for step in range(300):
+        for seat, agent in enumerate(env.agents):
+            mask = observations[agent]["action_mask"]
+            assert np.array_equal(mask.any(axis=1), env.to_act == seat)
+            if step % 50 == 0:
+                state = env.batch.state(1)
+                assert np.array_equal(observations[agent]["observation"][1],
+                                      enc.tensor(state.observation(seat)))  # fmt: skip
+        masks = sum(observations[agent]["action_mask"] for agent in env.agents)
+        actions = (rng.random(masks.shape) * masks).argmax(axis=1)
+        observations, rewards, terminations, _, _ = env.step(actions)
+        ended = terminations["player_0"]
+        total = sum(rewards.values())
+        assert np.array_equal(total, ended.astype(float))
+        ends += int(ended.sum())
+    assert ends > 0
+    before = [env.batch.dump(i) for i in range(5)]
+    with pytest.raises(IllegalActionError):
+        env.step(np.full(5, 109))
+    assert [env.batch.dump(i) for i in range(5)] == before

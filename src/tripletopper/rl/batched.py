@@ -1,7 +1,7 @@
 """The research tensors, masks and action indices of the batched engines, as arrays.
 
-:func:`batch_encoder` gives, for a :class:`~tripletopper.batched.ThirtyOneBatch` or
-:class:`~tripletopper.batched.ToeBatch`, an encoder whose ``encode(batch, seat)`` is the
+:func:`batch_encoder` gives, for the game of a :class:`~tripletopper.batched.ThirtyOneBatch`
+or :class:`~tripletopper.batched.ToeBatch`, an encoder whose ``encode(batch, seat)`` is the
 ``N x size`` float32 array of :class:`~tripletopper.rl.encoding.Encoder`'s tensors of
 ``batch.observation(i, seat)`` for every game ``i``, built straight from the arrays and
 only from what that seat may see (the fields its observation holds).  ``mask(batch,
@@ -22,6 +22,7 @@ encoder, every step of random games, every seat).
 from __future__ import annotations
 
 from itertools import permutations
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -30,8 +31,11 @@ from tripletopper.batched import thirty_one as b31
 from tripletopper.batched import toe as btoe
 from tripletopper.batched.core import Array
 from tripletopper.cards.triple_topper import COLOR, NUMBER, SHAPE
+from tripletopper.engine import Game
+from tripletopper.games.thirty_one import ThirtyOne
 from tripletopper.games.thirty_one.rules import CHECK, DISCARD_PHASE, MAX_PLAYERS, OVER, TURN
 from tripletopper.games.thirty_one.scoring import DEAD_31, START_LIVES, THIRTY_ONE
+from tripletopper.games.toe import Toe
 from tripletopper.games.toe import encoding as rl_toe
 from tripletopper.games.toe.board import CELLS, FITS
 from tripletopper.games.toe.rules import OVER as TOE_OVER
@@ -40,6 +44,18 @@ from tripletopper.games.toe.rules import TURN as TOE_TURN
 from tripletopper.rl.encoding import Encoder
 
 Batch = ThirtyOneBatch | ToeBatch
+
+
+class BatchEncoder(Protocol):
+    """What :func:`batch_encoder` gives, for either game's batches."""
+
+    size: int
+    actions: int
+
+    def encode(self, batch: Any, seat: int, games: Array | None = None) -> Array: ...
+    def mask(self, batch: Any, seat: int) -> Array: ...
+    def to_rl(self, batch: Any, actions: Array, games: Array | None = None) -> Array: ...
+    def from_rl(self, batch: Any, indices: Array, games: Array | None = None) -> Array: ...
 
 
 def _games(batch: Batch, games: Array | None) -> Array:
@@ -284,9 +300,11 @@ class ToeBatchEncoder(_BatchEncoder):
         return out
 
 
-def batch_encoder(batch: Batch) -> ThirtyOneBatchEncoder | ToeBatchEncoder:
-    """The encoder of a batch's game (its tensors are those of ``Encoder(batch.game)``)."""
-    encoder = Encoder(batch.game)
-    if isinstance(batch, ThirtyOneBatch):
+def batch_encoder(game: Game) -> BatchEncoder:
+    """The encoder for batches of ``game`` (its tensors are those of ``Encoder(game)``)."""
+    encoder = Encoder(game)
+    if isinstance(game, ThirtyOne):
         return ThirtyOneBatchEncoder(encoder)
-    return ToeBatchEncoder(encoder)
+    if isinstance(game, Toe):
+        return ToeBatchEncoder(encoder)
+    raise ValueError(f"{game.name} has no batched engine (Thirty-One and Toe have)")
