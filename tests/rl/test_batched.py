@@ -170,28 +170,33 @@ def test_rare_paths_encode_alike() -> None:
 # --- the environments -----------------------------------------------------------------------
 
 ENV_CASES = [
-    ("thirty-one", 3, {}, 0, "game"),
-    ("thirty-one", 4, {"manual_31": True, "three_of_a_kind": "30.5"}, 2, "hand"),
-    ("toe", 2, {}, 1, "game"),
+    ("thirty-one", 3, {}, 0, "game", True),
+    ("thirty-one", 3, {}, 1, "game", False),
+    ("thirty-one", 4, {"manual_31": True, "three_of_a_kind": "30.5"}, 2, "hand", True),
+    ("thirty-one", 4, {"manual_31": True, "three_of_a_kind": "30.5"}, 3, "hand", False),
+    ("toe", 2, {}, 1, "game", False),
 ]
 
 
-@pytest.mark.parametrize(("name", "players", "options", "seat", "rewards"), ENV_CASES)
+@pytest.mark.parametrize(("name", "players", "options", "seat", "rewards", "play_out"), ENV_CASES)
 def test_first_episodes_are_the_scalar_vector_envs(
-    name: str, players: int, options: dict[str, Any], seat: int, rewards: str
+    name: str, players: int, options: dict[str, Any], seat: int, rewards: str, play_out: bool
 ) -> None:
     """For the same seeds and actions, each game's first episode is the game that
     TripletopperVectorEnv plays against random bots: the same tensors, masks, rewards,
-    ends and final tensors at every step (later episodes take other seeds)."""
+    ends and final tensors at every step (later episodes take other seeds).  Without
+    ``play_out`` a Thirty-One learner's episode ends when it is out, at the same step with
+    the same reward; its final tensor is then that moment's (it shows the learner out)."""
     kwargs = {"players": players, "options": options, "seat": seat, "rewards": rewards}
-    ours = BatchedVectorEnv(3, name, **kwargs)
+    ours = BatchedVectorEnv(3, name, play_out=play_out, **kwargs)
     scalar = TripletopperVectorEnv(3, name, opponents="random", **kwargs)
     obs, info = ours.reset(seed=[10, 11, 12])
     their_obs, their_info = scalar.reset(seed=10)
     assert data_equivalence((obs, info), (their_obs, their_info), exact=True)
     first = np.ones(3, dtype=bool)  # the games still in their first episode
     rng = np.random.default_rng(seat)
-    steps = 0
+    steps = outs = 0
+    out_slot = ours.encoder.at.get("out", 0)  # type: ignore[attr-defined]
     while first.any():
         assert ours.observation_space.contains(obs)
         actions = (rng.random(obs["action_mask"].shape) * obs["action_mask"]).argmax(axis=1)
@@ -200,8 +205,12 @@ def test_first_episodes_are_the_scalar_vector_envs(
         for i in np.flatnonzero(first):
             assert reward[i] == their_reward[i] and terminated[i] == their_terminated[i]
             if terminated[i]:
-                final = info["final_observation"][i]
-                assert np.array_equal(final, their_info["final_observation"][i])
+                final, theirs = info["final_observation"][i], their_info["final_observation"][i]
+                if play_out or name == "toe" or not theirs[out_slot]:  # the learner won
+                    assert np.array_equal(final, theirs)
+                else:
+                    assert final[out_slot] == 1  # the learner is out (relative slot 0)
+                    outs += 1
                 first[i] = False
             else:
                 for key in ("observation", "action_mask"):
@@ -210,6 +219,7 @@ def test_first_episodes_are_the_scalar_vector_envs(
         assert (obs["action_mask"].sum(axis=1) > 0).all()  # the next games are dealt at once
         steps += 1
     assert steps > 10
+    assert outs or play_out or name == "toe"
 
 
 def test_make_vec_and_a_batch_of_one() -> None:

@@ -103,7 +103,13 @@ class RandomPlayers:
 class BatchedVectorEnv(VectorEnv):
     """``num_envs`` games against random players in one batch (see the module docstring).
     Keywords as for :class:`~tripletopper.rl.gym.TripletopperGymEnv`; ``opponents`` must
-    be ``"random"``, and there is no rendering (``batch.observation(i, seat)`` shows a game)."""
+    be ``"random"``, and there is no rendering (``batch.observation(i, seat)`` shows a game).
+
+    In Thirty-One the learner's episode ends when it is out of the game, with the same
+    reward (0, or the lives it just lost) at the same step as when the others play the
+    game on to its end, and the tensor of that moment as its final observation; that saves
+    every step waiting for the slowest of those games to end.  ``play_out=True`` plays them
+    on, as ``TripletopperVectorEnv`` does (its final observation is the end of the game)."""
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
 
@@ -118,6 +124,7 @@ class BatchedVectorEnv(VectorEnv):
         seat: int = 0,
         rewards: str = "game",
         illegal: str = "lose",
+        play_out: bool = False,
     ) -> None:
         self.game = game = _game(game, players, options)
         self.encoder = batch_encoder(game)
@@ -129,6 +136,7 @@ class BatchedVectorEnv(VectorEnv):
         if not 0 <= seat < game.players:
             raise ValueError(f"seat must be from 0 to {game.players - 1}")
         self.seat = seat
+        self.play_out = play_out or not isinstance(game, ThirtyOne)
         self.reward_mode = rewards
         self.illegal = illegal
         self.num_envs = num_envs
@@ -193,7 +201,10 @@ class BatchedVectorEnv(VectorEnv):
         batch, seat = self.batch, self.seat
         fresh = np.zeros(self.num_envs, dtype=bool)
         while True:
-            over = np.flatnonzero(batch.to_act() < 0)
+            done = batch.to_act() < 0
+            if not self.play_out:  # the learner is out: its episode is over
+                done |= ~batch.alive[:, seat]  # type: ignore[union-attr]
+            over = np.flatnonzero(done)
             ended = over[~fresh[over]]
             if len(ended):
                 terminated[ended] = True
@@ -201,8 +212,9 @@ class BatchedVectorEnv(VectorEnv):
                 final.update(zip(ended.tolist(), tensors, strict=True))
                 if self.reward_mode == "hand":
                     rewards[ended] = self._lives()[ended] - self._score[ended]
-                else:
-                    rewards[ended] = batch.final_returns[ended, seat]
+                else:  # (a learner that is out has lost: 0)
+                    finished = batch.to_act()[ended] < 0
+                    rewards[ended] = np.where(finished, batch.final_returns[ended, seat], 0.0)
             again = np.union1d(over, restart)
             restart = np.zeros(0, dtype=np.int64)
             if len(again):
