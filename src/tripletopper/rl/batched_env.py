@@ -88,10 +88,10 @@ class RandomPlayers:
         seats = np.arange(batch.game.players, dtype=np.uint64)
         self.rng[games] = mix64(seeds[:, None] + np.uint64(1) + seats)
 
-    def act(self, games: Array) -> Array:
-        """One batch action index per game: the random choice of its seat to act for the
-        games ``games`` (a boolean array), -1 (wait) for the others."""
-        seats = np.maximum(self.batch.to_act(), 0)
+    def act(self, games: Array, to_act: Array) -> Array:
+        """One batch action index per game: the random choice of its seat to act
+        (``to_act``) for the games ``games`` (a boolean array), -1 (wait) for the others."""
+        seats = np.maximum(to_act, 0)
         rows = np.flatnonzero(games)
         state = self.rng[rows, seats[rows]] * np.uint64(_MULT) + np.uint64(_INC)
         self.rng[rows, seats[rows]] = state
@@ -201,7 +201,8 @@ class BatchedVectorEnv(VectorEnv):
         batch, seat = self.batch, self.seat
         fresh = np.zeros(self.num_envs, dtype=bool)
         while True:
-            done = batch.to_act() < 0
+            to_act = batch.to_act()
+            done = to_act < 0
             if not self.play_out:  # the learner is out: its episode is over
                 done |= ~batch.alive[:, seat]  # type: ignore[union-attr]
             over = np.flatnonzero(done)
@@ -213,7 +214,7 @@ class BatchedVectorEnv(VectorEnv):
                 if self.reward_mode == "hand":
                     rewards[ended] = self._lives()[ended] - self._score[ended]
                 else:  # (a learner that is out has lost: 0)
-                    finished = batch.to_act()[ended] < 0
+                    finished = to_act[ended] < 0
                     rewards[ended] = np.where(finished, batch.final_returns[ended, seat], 0.0)
             again = np.union1d(over, restart)
             restart = np.zeros(0, dtype=np.int64)
@@ -222,10 +223,11 @@ class BatchedVectorEnv(VectorEnv):
                 self.players.seed(again)
                 fresh[again] = True
                 self._score[again] = self._lives()[again]
-            waiting = batch.to_act() != seat
+                to_act = batch.to_act()
+            waiting = to_act != seat
             if not waiting.any():
                 break
-            batch.step(self.players.act(waiting), check=False)
+            batch.step(self.players.act(waiting, to_act), check=False)
         if self.reward_mode == "hand":
             lives = self._lives()
             rewards[~fresh] = lives[~fresh] - self._score[~fresh]
