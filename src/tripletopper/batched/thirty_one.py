@@ -260,8 +260,10 @@ class ThirtyOneBatch:
         differs only for discards: the hand's order, then the declaring ones."""
         bits = np.asarray(bits, dtype=np.uint64)
         out = self._sample(bits)
+        if not scalar_order:
+            return out
         games = np.flatnonzero(self.phase == DISCARD_PHASE)
-        if scalar_order and len(games):
+        if len(games):
             hand = self.hands.reshape(-1, 4)[games * self.players + self.turn[games]]
             cand = self._discards(games, hand.astype(np.int64))
             valid = cand < ACTIONS
