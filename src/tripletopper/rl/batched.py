@@ -166,6 +166,9 @@ _FITS = np.zeros((len(FITS), CELLS), dtype=np.float32)
 for _card, _cells in enumerate(FITS):
     _FITS[_card, list(_cells)] = 1
 _TARGETS = CELLS + 1
+_CELL = np.eye(3, dtype=np.float32)[[[0, 1, 2], [0, 2, 1]]]
+"""Per seat, a board value + 1 (free, seat 0's, seat 1's mark) as the cell's three numbers:
+free, own mark, opponent's mark."""
 
 
 def _perm_code(rank: Array) -> Array:
@@ -203,9 +206,9 @@ class ToeBatchEncoder(_BatchEncoder):
         n, at = len(g), self.at
         out, flat, base = self._zeros(n)
         rel = (np.arange(2) - seat) % 2
-        board = batch.board[g].astype(np.int64)
-        kind = np.where(board < 0, 0, np.where(board == seat, 1, 2))
-        flat[(base[:, None] + at["board"] + 3 * np.arange(CELLS) + kind).ravel()] = 1
+        board = batch.board[g].astype(np.intp) + 1  # 0 free, else 1 + the seat that marked it
+        cells = np.take(_CELL[seat], board, axis=0)  # (np.take: faster than indexing here)
+        out[:, at["board"] : at["board"] + 3 * CELLS] = cells.reshape(n, -1)
         phase = batch.phase[g]
         live = phase != TOE_OVER  # the observation has "hand" and "my_discards"
         hand = batch.hands[g, seat].astype(np.int64)
@@ -218,7 +221,7 @@ class ToeBatchEncoder(_BatchEncoder):
             flat[first + 6 + _SHAPE[card]] = 1
             flat[first + 11 + _NUMBER[card]] = 1
             start = at["fits"] + CELLS * slot
-            out[ok, start : start + CELLS] = _FITS[card]
+            out[ok, start : start + CELLS] = np.take(_FITS, card, axis=0)
         played = batch.played[g].astype(np.int64)
         flat[(base[:, None] + at["played"] + played)[played >= 0]] = 1
         mine = batch.discards[g, seat].astype(np.int64)
