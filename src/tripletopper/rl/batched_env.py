@@ -5,9 +5,9 @@
   in the batch.  It is :class:`~tripletopper.rl.gym.TripletopperVectorEnv` with
   ``opponents="random"``, as arrays: the same observations (``{"observation",
   "action_mask"}``, the research tensors of ``tripletopper.rl.batched``), the same
-  ``info["action_mask"]`` and ``info["final_observation"]``, rewards, ``illegal`` and
-  ``rewards`` modes, same-step autoreset.  Its random players choose as the scalar
-  ``RandomBot`` with the same seeds, so a game's first episode is the very game
+  ``info["action_mask"]`` and ``info["final_observation"]`` (but see ``play_out``),
+  rewards, ``illegal`` and ``rewards`` modes, same-step autoreset.  Its random players
+  choose as the scalar ``RandomBot`` with the same seeds, so a game's first episode is the very game
   ``TripletopperVectorEnv`` plays for the same seed and actions (tests/rl/test_batched.py);
   later episodes take the batch's own seeds (``derive_seed(seed, episode)``, each a scalar
   game anyone can replay) rather than drawing them one by one.
@@ -18,7 +18,7 @@
 ``import tripletopper.rl.batched_env`` registers ``tripletopper/ThirtyOneBatched-v0`` and
 ``tripletopper/ToeBatched-v0``: ``gymnasium.make_vec(id, num_envs=4096)`` gives a
 :class:`BatchedVectorEnv` (``vectorization_mode="sync"`` gives ``SyncVectorEnv`` of
-``TripletopperGymEnv``, the same games one by one).
+``TripletopperGymEnv``: the scalar games one by one).
 """
 
 from __future__ import annotations
