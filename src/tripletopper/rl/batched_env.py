@@ -7,10 +7,11 @@
   "action_mask"}``, the research tensors of ``tripletopper.rl.batched``), the same
   ``info["action_mask"]`` and ``info["final_observation"]`` (but see ``play_out``),
   rewards, ``illegal`` and ``rewards`` modes, same-step autoreset.  Its random players
-  choose as the scalar ``RandomBot`` with the same seeds, so a game's first episode is the very game
-  ``TripletopperVectorEnv`` plays for the same seed and actions (tests/rl/test_batched.py);
-  later episodes take the batch's own seeds (``derive_seed(seed, episode)``, each a scalar
-  game anyone can replay) rather than drawing them one by one.
+  choose as the scalar ``RandomBot`` with the same seeds, so a game's first episode is
+  the very game ``TripletopperVectorEnv`` plays for the same seed and actions
+  (tests/rl/test_batched.py); later episodes take the batch's own seeds
+  (``derive_seed(seed, episode)``, each a scalar game anyone can replay) rather than
+  drawing them one by one.
 - :class:`BatchedAgentsEnv`: PettingZoo-style, every seat an agent: each agent's tensors
   and masks over the N games as arrays, and ``step`` applies one action per game for its
   seat to act.
