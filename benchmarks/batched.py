@@ -13,7 +13,16 @@ this process (``time.process_time``: both sides run on one core), so that the ot
 work on a shared machine weighs less on them than on wall-clock rates.  Nothing is
 asserted: this script measures.
 
+Then the Gymnasium vector environment on the batch (``tripletopper.rl.batched_env``), by
+batch size: learner steps per CPU-second, each a step of ``BatchedVectorEnv`` (the
+learner's action, the random players' until the learner is to act again, ended games
+recorded and dealt again, then the research tensors and masks of every game); the learner
+picks uniformly among its legal actions (the batch's ``sample``, translated by
+``to_rl``).  Beside it, ``TripletopperVectorEnv`` (16 scalar games, random bots) in the
+same rounds, and the raw batch's rate at the same size.
+
     python benchmarks/batched.py [--seconds 1] [--rounds 3] [--sizes 1024,4096,16384,65536]
+        [--env-sizes 1024,4096,16384] [--skip-raw]
 """
 
 from __future__ import annotations
@@ -30,6 +39,8 @@ import numpy as np
 from tripletopper.batched import ThirtyOneBatch, ToeBatch
 from tripletopper.games.thirty_one import ThirtyOne
 from tripletopper.games.toe import Toe
+from tripletopper.rl.batched_env import BatchedVectorEnv
+from tripletopper.rl.gym import TripletopperVectorEnv
 
 SPIEL_GAMES = ("crazy_eights", "hearts", "go_fish")
 
@@ -46,6 +57,45 @@ def batched_rate(make: Callable[[int], Any], size: int, seconds: float, check: b
         batch.step(batch.sample(bits), autoreset=True, check=check)
         steps += 1
     return steps * size / (time.process_time() - started)
+
+
+ENV_GAMES = {"thirty-one 4p": ("thirty-one", 4), "toe": ("toe", 2)}
+
+
+def env_rate(label: str, size: int, seconds: float) -> float:
+    """Learner steps per CPU-second of ``BatchedVectorEnv`` (tensors and masks included)."""
+    name, players = ENV_GAMES[label]
+    env = BatchedVectorEnv(size, name, players=players)
+    env.reset(seed=size)
+    rng = np.random.default_rng(size)
+
+    def step() -> None:
+        bits = rng.integers(0, 2**32, size, dtype=np.uint64)
+        env.step(env.encoder.to_rl(env.batch, env.batch.sample(bits)))
+
+    for _ in range(2):  # warm up
+        step()
+    steps = 0
+    started = time.process_time()
+    while time.process_time() - started < seconds:
+        step()
+        steps += 1
+    return steps * size / (time.process_time() - started)
+
+
+def scalar_env_rate(label: str, seconds: float) -> float:
+    """Learner steps per CPU-second of ``TripletopperVectorEnv`` x16 against random bots."""
+    name, players = ENV_GAMES[label]
+    env = TripletopperVectorEnv(16, name, players=players, opponents="random")
+    obs, _ = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    steps = 0
+    started = time.process_time()
+    while time.process_time() - started < seconds:
+        mask = obs["action_mask"]
+        obs, *_ = env.step((rng.random(mask.shape) * mask).argmax(axis=1))
+        steps += 1
+    return steps * 16 / (time.process_time() - started)
 
 
 def spiel_rate(name: str, seconds: float) -> float:
@@ -79,8 +129,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=1.0, help="length of one measurement")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--sizes", default="1024,4096,16384,65536")
+    parser.add_argument("--env-sizes", default="1024,4096,16384")
+    parser.add_argument("--skip-raw", action="store_true", help="only the environments")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
+    env_sizes = [int(s) for s in args.env_sizes.split(",")]
     engines: dict[str, Callable[[int], Any]] = {
         "thirty-one 4p": lambda n: ThirtyOneBatch(ThirtyOne(4), np.arange(n)),
         "toe": lambda n: ToeBatch(Toe(2), np.arange(n)),
@@ -94,6 +147,9 @@ def main() -> None:
         spiel = False
     configs = [(label, size, False) for label in engines for size in sizes]
     configs += [(label, 16384, True) for label in engines]
+    if args.skip_raw:
+        spiel, configs = False, []
+    env_configs = [(label, size) for label in ENV_GAMES for size in env_sizes]
     rates: dict[Any, list[float]] = {}
     ratios: dict[Any, list[float]] = {}
     # Each batch is measured right after the three pyspiel games, and its ratio taken to
@@ -114,6 +170,16 @@ def main() -> None:
             rates.setdefault(key, []).append(rate)
             if reference:
                 ratios.setdefault(key, []).append(rate / reference)
+        scalar = {}
+        for label in ENV_GAMES:
+            scalar[label] = scalar_env_rate(label, args.seconds)
+            rates.setdefault(("scalar env", label), []).append(scalar[label])
+        for label, size in env_configs:
+            raw = batched_rate(engines[label], size, args.seconds / 2, False)
+            rate = env_rate(label, size, args.seconds)
+            rates.setdefault(("env", label, size), []).append(rate)
+            ratios.setdefault(("env", label, size), []).append(rate / scalar[label])
+            ratios.setdefault(("raw", label, size), []).append(100 * rate / raw)
     if spiel:
         for name in SPIEL_GAMES:
             print(f"pyspiel {name:<14} {summary(rates[name])}")
@@ -127,6 +193,18 @@ def main() -> None:
             name = f"batch {key[1]:>6}" + (" checked" if key[2] else "        ")
             ratio = f"  {summary(ratios[key], 'x')} pyspiel" if key in ratios else ""
             print(f"  {name} {summary(rates[key])}{ratio}")
+    print("Gymnasium vector envs: learner steps per CPU-second (with tensors and masks)")
+    for label in ENV_GAMES:
+        print(f"{label}: TripletopperVectorEnv x16 {summary(rates[('scalar env', label)])}")
+        for size in env_sizes:
+            key = ("env", label, size)
+            times = summary(ratios[key], "x")
+            share = ratios[("raw", label, size)]
+            print(
+                f"  BatchedVectorEnv {size:>6} {summary(rates[key])}  {times} the scalar env;"
+                f" {statistics.median(share):.0f}% ({min(share):.0f}-{max(share):.0f}%)"
+                " of the raw batch's actions/s"
+            )
 
 
 if __name__ == "__main__":

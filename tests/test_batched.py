@@ -69,6 +69,18 @@ def uniform(batch: Any, states: list[State], rng: random.Random) -> np.ndarray:
     return picked
 
 
+def as_random_bots(batch: Any, states: list[State], rng: random.Random) -> np.ndarray:
+    """``sample(scalar_order=True)``: for the same bits, the scalar ``RandomBot``'s choice
+    among ``legal_actions()`` (checked on the way)."""
+    bits = [rng.getrandbits(32) for _ in range(batch.n)]
+    picked = batch.sample(np.array(bits, dtype=np.uint64), scalar_order=True)
+    for i, state in enumerate(states):
+        if state.to_act():
+            legal = state.legal_actions()
+            assert batch.action(i, int(picked[i])) == legal[(bits[i] * len(legal)) >> 32]
+    return picked
+
+
 def check_same(batch: Any, states: Sequence[State], where: str) -> None:
     for i, state in enumerate(states):
         scalar = state.dump()
@@ -154,6 +166,7 @@ def test_thirty_one_random_games_are_the_scalar_games(
     steps = 1200 // players
     lockstep(game, ThirtyOneBatch, range(3), RARE_KNOCKS, steps, seed=players)
     lockstep(game, ThirtyOneBatch, range(100, 103), uniform, steps, seed=players)
+    lockstep(game, ThirtyOneBatch, range(200, 202), as_random_bots, steps // 2, seed=players)
 
 
 def test_thirty_one_finished_games_restart_with_their_next_seed() -> None:
@@ -256,6 +269,7 @@ def test_toe_random_games_are_the_scalar_games(options: dict[str, Any]) -> None:
     game = Toe(2, **options)
     _batch, states = lockstep(game, ToeBatch, range(3), weighted({"discard": 0.3}), 400)
     _batch, more = lockstep(game, ToeBatch, range(50, 53), uniform, 300)
+    lockstep(game, ToeBatch, range(60, 62), as_random_bots, 150)
     if game.max_turns > 100:
         assert max(s.stats()["reshuffles"] for s in states + more) >= 1
         assert max(s.stats()["wasted"] for s in states + more) >= 1
@@ -324,3 +338,21 @@ def test_toe_action_indices_are_exact_inverses() -> None:
         batch.step(batch.sample(np.array([2**31], dtype=np.uint64)))
     with pytest.raises(InvalidOptionError, match="Quiz Show"):
         ToeBatch(make_game("toe", 2, quiz=True), [0])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "batch",
+    [ThirtyOneBatch(ThirtyOne(3), [4, 5, 6]), ToeBatch(Toe(2), [4, 5, 6])],
+    ids=["thirty-one", "toe"],
+)
+def test_without_the_check_minus_one_leaves_a_game_as_it_is(batch: Any) -> None:
+    """Without ``check`` a live game sent -1 waits (the vector environments step only
+    the games whose opponent is to act); with it, -1 is refused."""
+    before = [batch.dump(i) for i in range(3)]
+    actions = batch.sample(np.full(3, 2**31, dtype=np.uint64))
+    actions[[0, 2]] = -1
+    with pytest.raises(IllegalActionError, match="game 0"):
+        batch.step(actions)
+    batch.step(actions, check=False)
+    assert [batch.dump(0), batch.dump(2)] == [before[0], before[2]]
+    assert batch.dump(1) != before[1]

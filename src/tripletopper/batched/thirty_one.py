@@ -221,16 +221,9 @@ class ThirtyOneBatch:
         if len(rows):
             disc = games[rows]
             hand = self.hands.reshape(-1, 4)[disc * self.players + self.turn[disc]]
-            hand = hand.astype(np.int64)
-            keep = hand != self.taken[disc, None]
-            discards = np.where(keep, hand + DISCARD0, ACTIONS)
+            discards = self._discards(disc, hand.astype(np.int64))
             if self.manual:
-                a, b, c, d = hand[:, 0], hand[:, 1], hand[:, 2], hand[:, 3]
-                declares = [
-                    np.where(is_31(x, y, d), card + DECLARE0, ACTIONS)
-                    for card, x, y in ((a, b, c), (b, a, c), (c, a, b))
-                ]
-                out[rows] = np.sort(np.column_stack([discards, *declares]), axis=1)
+                out[rows] = np.sort(discards, axis=1)
             else:  # four values: a sorting network is much faster than np.sort on rows
                 cols = [discards[:, j] for j in range(4)]
                 for j, k in ((0, 1), (2, 3), (0, 2), (1, 3), (1, 2)):
@@ -238,16 +231,48 @@ class ThirtyOneBatch:
                 out[rows, :4] = np.column_stack(cols)
         return out
 
+    def _discards(self, games: Array, hand: Array) -> Array:
+        """The discard indices of games in the discard phase, in the scalar order: the
+        hand's cards but the one taken, then (``manual_31``) the declaring discards;
+        ``ACTIONS`` pads."""
+        discards = np.where(hand != self.taken[games, None], hand + DISCARD0, ACTIONS)
+        if not self.manual:
+            return discards
+        a, b, c, d = hand[:, 0], hand[:, 1], hand[:, 2], hand[:, 3]
+        declares = [
+            np.where(is_31(x, y, d), card + DECLARE0, ACTIONS)
+            for card, x, y in ((a, b, c), (b, a, c), (c, a, b))
+        ]
+        return np.column_stack([discards, *declares])
+
     def legal_mask(self) -> Array:
         """``N x ACTIONS`` booleans: the legal action indices of each game."""
         mask = np.zeros((self.n, ACTIONS + 1), dtype=bool)
         mask[np.arange(self.n)[:, None], self.candidates()] = True
         return mask[:, :ACTIONS]
 
-    def sample(self, bits: Array) -> Array:
+    def sample(self, bits: Array, *, scalar_order: bool = False) -> Array:
         """A legal action index per game: the ``(bits * count) >> 32``-th of its legal
-        actions (``bits`` uniform in ``[0, 2**32)`` makes it a uniform choice); -1 when over."""
+        actions (``bits`` uniform in ``[0, 2**32)`` makes it a uniform choice); -1 when over.
+
+        In increasing index order, or with ``scalar_order`` in the order of the scalar
+        ``legal_actions()`` (the scalar ``RandomBot``'s choice for the same bits), which
+        differs only for discards: the hand's order, then the declaring ones."""
         bits = np.asarray(bits, dtype=np.uint64)
+        out = self._sample(bits)
+        if not scalar_order:
+            return out
+        games = np.flatnonzero(self.phase == DISCARD_PHASE)
+        if len(games):
+            hand = self.hands.reshape(-1, 4)[games * self.players + self.turn[games]]
+            cand = self._discards(games, hand.astype(np.int64))
+            valid = cand < ACTIONS
+            k = (bits[games] * valid.sum(axis=1).astype(np.uint64)) >> np.uint64(32)
+            place = (np.cumsum(valid, axis=1) <= k[:, None].astype(np.int64)).sum(axis=1)
+            out[games] = cand[np.arange(len(games)), place]
+        return out
+
+    def _sample(self, bits: Array) -> Array:
         out = np.full(self.n, -1, dtype=np.int64)
         turn = self.phase == TURN
         games = np.flatnonzero(turn)  # the commonest case, by arithmetic: take, draw, knock

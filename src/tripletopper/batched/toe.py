@@ -202,16 +202,24 @@ class ToeBatch:
             mask[play, PLAY0:] = plays.reshape(len(play), -1)
         return mask
 
-    def sample(self, bits: Array) -> Array:
+    def sample(self, bits: Array, *, scalar_order: bool = False) -> Array:
         """A legal action index per game: the ``(bits * count) >> 32``-th of its legal
-        actions (``bits`` uniform in ``[0, 2**32)`` makes it a uniform choice); -1 when over."""
+        actions (``bits`` uniform in ``[0, 2**32)`` makes it a uniform choice); -1 when over.
+
+        In increasing index order, or with ``scalar_order`` in the order of the scalar
+        ``legal_actions()`` (the scalar ``RandomBot``'s choice for the same bits), which
+        differs only for plays: the hand's cards in its own order, not sorted."""
         bits = np.asarray(bits, dtype=np.uint64)
         out = np.full(self.n, -1, dtype=np.int64)
         turn = self.phase == TURN
         out[turn] = (bits[turn] * np.uint64(PLAY0)) >> np.uint64(32)
         play = np.flatnonzero(self.phase == PLAY)
         if len(play):
-            _hand, fits = self._free_fits(play)
+            if scalar_order:
+                hand = self.hands.reshape(-1, 4)[play * 2 + self.turn[play]].astype(np.int64)
+                fits = _FITS_BITS[hand] & self.free_bits[play, None]
+            else:
+                hand, fits = self._free_fits(play)
             count = np.maximum(_popcount(fits), 1)
             before = np.cumsum(count, axis=1) - count
             k = ((bits[play] * count.sum(axis=1).astype(np.uint64)) >> np.uint64(32)).astype(
@@ -221,7 +229,9 @@ class ToeBatch:
             rows = np.arange(len(play))
             chosen = fits[rows, slot]
             cell = np.where(chosen == 0, CELLS, _nth_bit(chosen, k - before[rows, slot]))
-            out[play] = PLAY0 + slot * (CELLS + 1) + cell
+            # The card's place in the sorted hand (the index names it so).
+            place = (hand < hand[rows, slot][:, None]).sum(axis=1) if scalar_order else slot
+            out[play] = PLAY0 + place * (CELLS + 1) + cell
         return out
 
     def to_act(self) -> Array:
