@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tripletopper.bots import SeatView, make_bot
+from tripletopper.bots.base import RandomBot
 from tripletopper.bots.ismcts import ISMCTSBot, SearchSpec
 from tripletopper.bots.thirty_two import SEARCH, ThirtyTwoHeuristic
+from tripletopper.bots.toe import SEARCH as TOE_SEARCH
 from tripletopper.games.thirty_two import ThirtyTwo
 
 from .test_simultaneous import Buzz, Buzzer
 from .thirty_two.helpers import stacked
+from .toe.helpers import preset
+from .toe.helpers import stacked as toe_stacked
 
 
 def hard(state, seat, seed=1, iterations=200):
@@ -89,3 +95,22 @@ def test_a_callers_time_budget_stops_an_iteration_budget_early():
     pressed.time_budget = 0.05  # what the card room tells it
     assert pressed.choose(SeatView(state, seat)) in state.legal_actions()
     assert 0 < pressed.last.iterations < 10**9
+
+
+def test_paired_search_plays_each_move_on_the_same_worlds_and_finds_the_win():
+    state = toe_stacked({0: "KB? YH2 GT3", 1: "BS4 RH1 YT2"}, stock="RS4")
+    preset(state, {"RC1": 0, "YC1": 0, "GC1": 0, "YH1": 1})
+    state.apply(("draw",))
+    # No shortlist: every play (KB? fits 60 cells) on 10 sampled worlds each.
+    spec = replace(TOE_SEARCH, shortlist=None, paired=100)
+    moves = len(state.legal_actions())
+    bot = ISMCTSBot(state.game, 0, 3, iterations=10 * moves, spec=spec, confidence=0)
+    choice = bot.choose(SeatView(state, 0))
+    assert choice == state.game.parse_action("play KB? at BC1")  # the only win
+    assert set(bot.last.root_visits.values()) == {10} and bot.last.iterations == 10 * moves
+    # Its fallback's move stands unless the search is sure of better: a sure win is.
+    sure = ISMCTSBot(
+        state.game, 0, 3, iterations=10 * moves, spec=spec,
+        fallback=RandomBot(state.game, 0, 5),
+    )  # fmt: skip
+    assert sure.choose(SeatView(state, 0)) == choice
