@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from tripletopper.bots import SeatView, make_bot
 from tripletopper.bots.base import RandomBot
 from tripletopper.bots.ismcts import ISMCTSBot, SearchSpec
@@ -114,3 +116,21 @@ def test_paired_search_plays_each_move_on_the_same_worlds_and_finds_the_win():
         fallback=RandomBot(state.game, 0, 5),
     )  # fmt: skip
     assert sure.choose(SeatView(state, 0)) == choice
+
+
+def test_standings_weigh_places_and_counters_as_asked():
+    from tripletopper.bots.ismcts import standings_by
+    from tripletopper.bots.thirty_two import standings
+
+    root = ThirtyTwo(4).new_state(seed=1)
+    leaf = root.clone()
+    root.counters[:] = [10, 10, 10, 10]
+    leaf.counters[:] = [13, 9, 9, 9]  # seat 0 first; the others share places 2-4
+    # place: 1 for first, 1/3 for the shared 3rd; margin over 9 counters: +3 and -1
+    first, rest = 0.5 + 0.5 * 3 / 9, 0.5 - 0.5 / 9
+    expected = [0.3 * 1 + 0.7 * first] + [0.3 / 3 + 0.7 * rest] * 3
+    assert standings(root, leaf) == pytest.approx(expected)
+    by_place = standings_by(lambda s: s.counters, lambda players: 9.0)  # the default 0.85
+    assert by_place(root, leaf) == pytest.approx(
+        [0.85 + 0.15 * first] + [0.85 / 3 + 0.15 * rest] * 3
+    )
