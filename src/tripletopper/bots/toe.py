@@ -513,10 +513,18 @@ LEVELS: dict[str, type[Bot]] = {
     "easy": sloppy(ToeHeuristic, 0.25, "the heuristic, with a wrong move one time in four"),
     "medium": ToeHeuristic,
     "hard": searching(
-        SEARCH, ToeTactician, 1000, 0.0, "ISMCTS, 1000 determinizations per decision"
+        SEARCH,
+        ToeTactician,
+        1000,
+        0.0,
+        "the tactician's best plays compared on 1000 paired playouts",
     ),
     "expert": searching(
-        SEARCH, ToeTactician, 3000, 0.0, "ISMCTS, 3000 determinizations per decision"
+        SEARCH,
+        ToeTactician,
+        3000,
+        0.0,
+        "the tactician's best plays compared on 3000 paired playouts",
     ),
 }
 """The difficulty levels of Toe (see ``docs/bots.md`` for how they compare)."""
