@@ -366,10 +366,10 @@ LEVELS: dict[str, type[Bot]] = {
     "easy": sloppy(ThirtyTwoHeuristic, 0.25, "the heuristic, with a wrong move one time in four"),
     "medium": ThirtyTwoHeuristic,
     "hard": searching(
-        SEARCH, ThirtyTwoHeuristic, 1200, 0.0, "ISMCTS, 1200 determinizations per decision"
+        SEARCH, ThirtyTwoHeuristic, 1000, 0.0, "ISMCTS, 1000 determinizations per decision"
     ),
     "expert": searching(
-        SEARCH, ThirtyTwoHeuristic, 4000, 0.0, "ISMCTS, 4000 determinizations per decision"
+        SEARCH, ThirtyTwoHeuristic, 3000, 0.0, "ISMCTS, 3000 determinizations per decision"
     ),
 }
 """The difficulty levels of Thirty-Two (see ``docs/bots.md`` for how they compare)."""
