@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import pytest
+
 from tripletopper.bots import SeatView, make_bot
+from tripletopper.bots.base import RandomBot
 from tripletopper.bots.ismcts import ISMCTSBot, SearchSpec
 from tripletopper.bots.thirty_two import SEARCH, ThirtyTwoHeuristic
+from tripletopper.bots.toe import SEARCH as TOE_SEARCH
 from tripletopper.games.thirty_two import ThirtyTwo
 
 from .test_simultaneous import Buzz, Buzzer
 from .thirty_two.helpers import stacked
+from .toe.helpers import preset
+from .toe.helpers import stacked as toe_stacked
 
 
 def hard(state, seat, seed=1, iterations=200):
@@ -100,3 +108,40 @@ def test_the_search_plays_a_game_alone():
     game = make_game("memo-match", 1)
     state = play_game(game, [make_bot("ismcts:iterations=20", game, 0, 1)], seed=3)
     assert state.is_terminal() and state.results().winners == (0,)
+
+
+def test_paired_search_plays_each_move_on_the_same_worlds_and_finds_the_win():
+    state = toe_stacked({0: "KB? YH2 GT3", 1: "BS4 RH1 YT2"}, stock="RS4")
+    preset(state, {"RC1": 0, "YC1": 0, "GC1": 0, "YH1": 1})
+    state.apply(("draw",))
+    # No shortlist: every play (KB? fits 60 cells) on 10 sampled worlds each.
+    spec = replace(TOE_SEARCH, shortlist=None, paired=100)
+    moves = len(state.legal_actions())
+    bot = ISMCTSBot(state.game, 0, 3, iterations=10 * moves, spec=spec, confidence=0)
+    choice = bot.choose(SeatView(state, 0))
+    assert choice == state.game.parse_action("play KB? at BC1")  # the only win
+    assert set(bot.last.root_visits.values()) == {10} and bot.last.iterations == 10 * moves
+    # Its fallback's move stands unless the search is sure of better: a sure win is.
+    sure = ISMCTSBot(
+        state.game, 0, 3, iterations=10 * moves, spec=spec,
+        fallback=RandomBot(state.game, 0, 5),
+    )  # fmt: skip
+    assert sure.choose(SeatView(state, 0)) == choice
+
+
+def test_standings_weigh_places_and_counters_as_asked():
+    from tripletopper.bots.ismcts import standings_by
+    from tripletopper.bots.thirty_two import standings
+
+    root = ThirtyTwo(4).new_state(seed=1)
+    leaf = root.clone()
+    root.counters[:] = [10, 10, 10, 10]
+    leaf.counters[:] = [13, 9, 9, 9]  # seat 0 first; the others share places 2-4
+    # place: 1 for first, 1/3 for the shared 3rd; margin over 9 counters: +3 and -1
+    first, rest = 0.5 + 0.5 * 3 / 9, 0.5 - 0.5 / 9
+    expected = [0.3 * 1 + 0.7 * first] + [0.3 / 3 + 0.7 * rest] * 3
+    assert standings(root, leaf) == pytest.approx(expected)
+    by_place = standings_by(lambda s: s.counters, lambda players: 9.0)  # the default 0.85
+    assert by_place(root, leaf) == pytest.approx(
+        [0.85 + 0.15 * first] + [0.85 / 3 + 0.15 * rest] * 3
+    )

@@ -96,7 +96,7 @@ def test_unknown_and_malformed_bot_parameters_are_refused(client):
 def test_the_limits_are_each_games_costliest_offered_bot_and_research_is_unbounded():
     limits = {name: room_limits(make_game(name)) for name in sorted(GAMES)}
     assert limits["toe"] == {"seconds": 2.0, "iterations": 3000, "depth": 1}
-    assert limits["thirty-two"]["iterations"] == 1500 and limits["thirty-two"]["samples"] == 24
+    assert limits["thirty-two"]["iterations"] == 3000 and limits["thirty-two"]["samples"] == 24
     assert limits["memo-match"]["iterations"] == 1000  # no level searches: plain ismcts
     for name in GAMES:
         game = make_game(name)

@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tripletopper.bots import LEVEL_ORDER, SeatView, bot_names, make_bot
+from tripletopper.bots.toe import SHORTLIST
 from tripletopper.cards import TRIPLE_TOPPER
 from tripletopper.engine import CLOCK, Rng
 from tripletopper.games.toe import WASTED, Toe, cell_of
@@ -18,11 +19,11 @@ P = TRIPLE_TOPPER.parse
 
 
 def test_bots_on_offer():
-    assert bot_names("toe") == [*LEVEL_ORDER, "heuristic", "ismcts", "random"]
+    assert bot_names("toe") == [*LEVEL_ORDER, "heuristic", "ismcts", "random", "tactician"]
 
 
 @settings(max_examples=20)
-@given(st.integers(0, 2**31), st.booleans(), st.sampled_from(["heuristic", "random"]))
+@given(st.integers(0, 2**31), st.booleans(), st.sampled_from(["heuristic", "random", "tactician"]))
 def test_decisions_depend_only_on_the_seats_view(seed, quiz, name):
     game = Toe(2, quiz=quiz, bank=builtin_bank() if quiz else None)
     state = game.new_state(seed)
@@ -92,6 +93,31 @@ def test_heuristic_discards_a_hand_that_fits_no_useful_cell():
     assert make_bot("heuristic:useful=100", keep.game, 0, 0).choose(SeatView(keep, 0)) == (
         "discard", (P("RC1"), P("GS3")),
     )  # fmt: skip
+
+
+def test_tactician_makes_a_threat_its_hand_completes_and_keeps_the_wild():
+    state = stacked({0: "KC1 GC1 YH3", 1: "BS4 RH1 YT2"}, stock="GH2")
+    preset(state, {"RC1": 0, "YC1": 0, "RH2": 0, "YH4": 1, "GT4": 1})
+    state.apply(("draw",))
+    # The heuristic spends the wild KC1 on BC1 (its line's cells weigh more than the wild);
+    # the tactician marks GC1 with the natural card: RC1 YC1 GC1 then needs BC1, which the
+    # KC1 it keeps fits, so the opponent must block BC1 at once.
+    assert bot_play(state) == ("play", P("KC1"), cell_of("BC1"))
+    tactician = make_bot("tactician", state.game, 0, 0)
+    assert tactician.choose(SeatView(state, 0)) == ("play", P("GC1"), cell_of("GC1"))
+
+
+def test_the_search_weighs_only_the_tacticians_best_plays():
+    state = stacked({0: "KB? KH2 YH3", 1: "BS4 RH1 YT2"}, stock="GH2")
+    preset(state, {"RC1": 0, "YC1": 0, "YH4": 1, "GT4": 1})
+    state.apply(("draw",))
+    view = SeatView(state, 0)
+    assert len(view.legal_actions()) == 66  # KB? alone fits every free cell (60)
+    bot = make_bot("hard:iterations=200", state.game, 0, 1)
+    bot.choose(view)
+    scores = make_bot("tactician", state.game, 0, 0).scores(view.observation())
+    best = sorted(view.legal_actions(), key=scores.__getitem__, reverse=True)[:SHORTLIST]
+    assert {state.game.action_to_text(a) for a in best} == set(bot.last.root_visits)
 
 
 def test_quiz_bots_answer_with_their_accuracy_and_buzz_delay():

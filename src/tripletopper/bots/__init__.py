@@ -67,7 +67,10 @@ class GameBots:
 GAME_BOTS: dict[str, GameBots] = {
     "thirty-two": GameBots(thirty_two.LEVELS, thirty_two.SEARCH, thirty_two.ThirtyTwoHeuristic),
     "thirty-one": GameBots(thirty_one.LEVELS, thirty_one.SEARCH, thirty_one.ThirtyOneHeuristic),
-    "toe": GameBots(toe.LEVELS, toe.SEARCH, toe.ToeHeuristic, others={"random": toe.ToeRandom}),
+    "toe": GameBots(
+        toe.LEVELS, toe.SEARCH, toe.ToeHeuristic,
+        others={"random": toe.ToeRandom, "tactician": toe.ToeTactician},
+    ),
     "three-up-three-down": GameBots(
         three_up_three_down.LEVELS, three_up_three_down.SEARCH,
         three_up_three_down.ThreeUpHeuristic,

@@ -82,31 +82,36 @@ def game_result(root: State, leaf: State) -> list[float]:
     return results.returns()
 
 
-def standings_by(score: Callable[[State], list[int]], scale: Callable[[int], float]) -> Evaluate:
+def standings_by(
+    score: Callable[[State], list[int]], scale: Callable[[int], float], places: float = 0.85
+) -> Evaluate:
     """Rewards from finishing places, for games that keep a score per seat (counters, lives).
 
     A place is worth ``(players - place) / (players - 1)`` - 1 for first, 0 for last,
     ties shared - taken from the result once the game is over, else from ranking the
     scores as they stand.  The score won or lost since the root, over ``scale(players)``,
-    adds a small smooth term so that within one place more still counts.
+    adds a smooth term so that within one place more still counts: the place weighs
+    ``places``, the margin the rest.
     """
+
+    weight = places
 
     def evaluate(root: State, leaf: State) -> list[float]:
         players = leaf.game.players
         after = score(leaf)
         results = leaf.results()
         if results is not None:
-            places = [results.rank_of(s) for s in range(players)]
+            ranks = [results.rank_of(s) for s in range(players)]
         else:
-            places = [
+            ranks = [
                 1 + sum(1 for c in after if c > mine) + (sum(1 for c in after if c == mine) - 1) / 2
                 for mine in after
             ]
         before = score(root)
         unit = scale(players)
         return [
-            0.85 * ((players - places[s]) / (players - 1) if players > 1 else 1.0)  # alone: first
-            + 0.15 * (0.5 + 0.5 * max(-1.0, min(1.0, (after[s] - before[s]) / unit)))
+            weight * ((players - ranks[s]) / (players - 1) if players > 1 else 1.0)  # alone: first
+            + (1 - weight) * (0.5 + 0.5 * max(-1.0, min(1.0, (after[s] - before[s]) / unit)))
             for s in range(players)
         ]
 
@@ -138,6 +143,13 @@ class SearchSpec:
     searchable: Callable[[SeatView], bool] | None = None
     """Whether to search this decision (default: every lone decision); the fallback
     bot takes the others (a quiz answer is knowledge, not planning)."""
+    shortlist: Callable[[SeatView, list[Action]], list[Action]] | None = None
+    """The root moves worth searching (default: every legal move); the search spends its
+    budget on them alone (the fallback's move is always added)."""
+    paired: int = 0
+    """With at most this many root moves (after the shortlist), compare them on common
+    random numbers instead of growing a tree: every sampled world is played out once
+    after each move, from clones that share its future chance (see :meth:`ISMCTSBot.compare`)."""
     playout_bot: type[Playout] = RandomPlayout
     exploration: float = 0.3
 
@@ -238,6 +250,15 @@ class ISMCTSBot(Bot):
         # Horizons and evaluations compare with where the search started; they read
         # only public facts (hand number, counters), the same in every sample.
         origin = view.sample(rng).world
+        allowed: set[Action] | None = None
+        if spec.shortlist is not None:
+            allowed = set(spec.shortlist(view, view.legal_actions()))
+            if default is not None:
+                allowed.add(default)
+        if self.depth == 1 and spec.paired:
+            moves = [a for a in view.legal_actions() if allowed is None or a in allowed]
+            if len(moves) <= spec.paired:
+                return self.compare(view, origin, moves, default, started, deadline)
         while True:
             if not timed and iterations >= self.iterations:
                 break
@@ -270,6 +291,8 @@ class ISMCTSBot(Bot):
                     break
                 depth += 1
                 legal = world.legal_actions(actor)
+                if allowed is not None and node is root:
+                    legal = [a for a in legal if a in allowed] or legal
                 children = node.children
                 untried = []
                 best = None
@@ -337,6 +360,50 @@ class ISMCTSBot(Bot):
             world.apply(action, self.seat, events=False)
             total += self._playout(origin, world)[self.seat]
         return total / max(1, iterations)
+
+    def compare(
+        self, view: SeatView, origin: State, moves: list[Action], default: Action | None,
+        started: float, deadline: float | None,
+    ) -> Action:  # fmt: skip
+        """Flat Monte Carlo on common random numbers: each sampled world is cloned once
+        per move (the clones share the world's hidden cards and future chance), the move
+        applied and played out.  The differences between two moves then measure the moves,
+        not the luck of two different worlds: the best mean is played, unless ``default``
+        (the fallback's move) is within ``confidence`` standard errors of the paired
+        difference."""
+        rng = self.rng
+        spec = self.spec
+        me = self.seat
+        rewards: list[list[float]] = [[] for _ in moves]
+        samples = max(1, self.iterations // len(moves))
+        timed = self.seconds > 0
+        while timed or len(rewards[0]) < samples:
+            if deadline is not None and rewards[0] and time.perf_counter() >= deadline:
+                break
+            world = view.sample(rng).world
+            if spec.belief is not None:
+                spec.belief(world, me, rng)
+            for i, move in enumerate(moves):
+                twin = world.clone()
+                twin.apply(move, me, events=False)
+                rewards[i].append(self._playout(origin, twin)[me])
+        n = len(rewards[0])
+        means = [sum(r) / n for r in rewards]
+        best = max(range(len(moves)), key=lambda i: (means[i], -i))
+        choice = moves[best]
+        if default is not None and default != choice and default in moves and n > 1:
+            usual = moves.index(default)
+            diffs = [a - b for a, b in zip(rewards[best], rewards[usual], strict=True)]
+            mean = sum(diffs) / n
+            spread = math.sqrt(max(0.0, sum(d * d for d in diffs) / n - mean * mean) / (n - 1))
+            if mean <= self.confidence * spread:
+                choice = default
+        self.last = SearchStats(
+            n * len(moves),
+            time.perf_counter() - started,
+            {self.game.action_to_text(a): n for a in moves},
+        )
+        return choice
 
     def _playout(self, origin: State, world: State) -> list[float]:
         spec = self.spec

@@ -308,9 +308,13 @@ def end_of_hand(root: State, current: State) -> bool:
 
 
 standings = standings_by(
-    lambda state: cast(ThirtyTwoState, state).counters, lambda players: 3.0 * (players - 1)
+    lambda state: cast(ThirtyTwoState, state).counters,
+    lambda players: 3.0 * (players - 1),
+    places=0.3,
 )
-"""Finishing places by counters (see ``ismcts.standings_by``); a knock's worth is the unit."""
+"""Counters won or lost in the hand, and the places they make (see ``ismcts.standings_by``);
+a knock's worth is the unit.  The counters weigh most: a game lasts many hands, and a
+place in the middle of it says little, while every counter counts at the end."""
 
 
 def improved_opponents(world: State, seat: int, rng: Rng) -> None:
@@ -363,10 +367,10 @@ LEVELS: dict[str, type[Bot]] = {
     "easy": sloppy(ThirtyTwoHeuristic, 0.25, "the heuristic, with a wrong move one time in four"),
     "medium": ThirtyTwoHeuristic,
     "hard": searching(
-        SEARCH, ThirtyTwoHeuristic, 400, 0.0, "ISMCTS, 400 determinizations per decision"
+        SEARCH, ThirtyTwoHeuristic, 1000, 0.0, "ISMCTS, 1000 determinizations per decision"
     ),
     "expert": searching(
-        SEARCH, ThirtyTwoHeuristic, 1500, 0.0, "ISMCTS, 1500 determinizations per decision"
+        SEARCH, ThirtyTwoHeuristic, 3000, 0.0, "ISMCTS, 3000 determinizations per decision"
     ),
 }
 """The difficulty levels of Thirty-Two (see ``docs/bots.md`` for how they compare)."""

@@ -188,16 +188,25 @@ SEARCH = SearchSpec(
     evaluate=standings_by(cards_left, lambda players: 6.0),
     horizon=within_plies(30),
     playout_bot=ThreeUpPlayout,
+    paired=12,
 )
 
 LEVELS: dict[str, type[Bot]] = {
     "easy": sloppy(ThreeUpHeuristic, 0.25, "the heuristic, with a wrong move one time in four"),
     "medium": ThreeUpHeuristic,
     "hard": searching(
-        SEARCH, ThreeUpHeuristic, 400, 0.0, "ISMCTS, 400 determinizations per decision"
+        SEARCH,
+        ThreeUpHeuristic,
+        800,
+        0.0,
+        "ISMCTS, 800 playouts per decision, moves compared on the same worlds",
     ),
     "expert": searching(
-        SEARCH, ThreeUpHeuristic, 1500, 0.0, "ISMCTS, 1500 determinizations per decision"
+        SEARCH,
+        ThreeUpHeuristic,
+        2400,
+        0.0,
+        "ISMCTS, 2400 playouts per decision, moves compared on the same worlds",
     ),
 }
 """The difficulty levels of 3UP 3DOWN (see ``docs/bots.md`` for how they compare)."""

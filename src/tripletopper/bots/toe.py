@@ -27,6 +27,7 @@ right with probability ``accuracy`` (default: a blind guess).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -36,7 +37,8 @@ from tripletopper.bots.levels import searching, sloppy
 from tripletopper.cards.triple_topper import TRIPLE_TOPPER, WILDS
 from tripletopper.engine import Action, Game, Rng, State
 from tripletopper.games.toe import FITS, LINES, LINES_THROUGH, WASTED, Toe, ToeState
-from tripletopper.games.toe.rules import ANSWER, BUZZ, PHASE_NAMES, PLAY, TURN
+from tripletopper.games.toe.board import FITS_SET
+from tripletopper.games.toe.rules import ANSWER, BUZZ, DRAW, PHASE_NAMES, PLAY, PLAYS, SYMBOLS, TURN
 
 _parse = TRIPLE_TOPPER.parse
 OWN = (1.0, 3.0, 12.0, 10_000.0)
@@ -44,6 +46,8 @@ OWN = (1.0, 3.0, 12.0, 10_000.0)
 BLOCK = (0.0, 2.0, 9.0, 5_000.0)
 """Value of marking a cell of a line holding 0-3 of their marks and none of ours."""
 CRITICAL = 5_000.0
+SHORTLIST = 8
+"""How many plays the search weighs (the tactician's best)."""
 QUIZ_ACTIONS = ("buzz", "answer")
 LINE_SLICES = [slice(line[0], line[3] + 1, line[1] - line[0]) for line in LINES]
 """Each line's cells in a board string (a line's cells are evenly spaced)."""
@@ -250,6 +254,147 @@ class ToeHeuristic(Bot):
         return value - self.wild_cost * WILDS[card]
 
 
+@dataclass(frozen=True)
+class Weights:
+    """How :func:`play_scores` weighs a play beyond the lines through its cell."""
+
+    wild_cost: float = 6.0
+    """Paid per wild value of the card played (wild cards complete lines later)."""
+    keep: float = 0.6
+    """Times the best free cell each card kept could mark (up to ``keep_cap``): the hand
+    left for later turns."""
+    keep_cap: float = 60.0
+    armed: float = 400.0
+    """A new cell that would complete our line, with a kept card that fits it: the
+    opponent must block it on their turn or lose."""
+    unarmed: float = 25.0
+    """A new cell that would complete our line, no kept card fitting it yet."""
+    half: float = 40.0
+    """A line of ours going to two marks, a kept card fitting one of its other cells."""
+
+
+def cell_value(cell: int, mine: list[int], theirs: list[int]) -> float:
+    """Marking a free cell, by the lines through it: ``OWN`` by our marks in lines they
+    have not marked, ``BLOCK`` by their marks in lines we have not marked."""
+    value = 0.0
+    for line in LINES_THROUGH[cell]:
+        m, t = mine[line], theirs[line]
+        if not t:
+            value += OWN[m]
+        if not m:
+            value += BLOCK[t]
+    return value
+
+
+def threat_value(
+    board: list[int], mine: list[int], theirs: list[int], cell: int, rest: list[int], w: Weights
+) -> float:
+    """What marking ``cell`` adds in threats, given the cards kept (``rest``)."""
+    value = 0.0
+    wins: set[int] = set()
+    for line in LINES_THROUGH[cell]:
+        if theirs[line]:
+            continue
+        m = mine[line]
+        if m == 2:
+            wins.update(o for o in LINES[line] if o != cell and board[o] < 0)
+        elif (
+            m == 1
+            and w.half
+            and any(
+                o != cell and board[o] < 0 and o in FITS_SET[c] for o in LINES[line] for c in rest
+            )
+        ):
+            value += w.half
+    for win in wins:
+        value += w.armed if any(win in FITS_SET[c] for c in rest) else w.unarmed
+    return value
+
+
+def play_scores(
+    board: list[int], seat: int, mine: list[int], theirs: list[int], hand: list[int], w: Weights
+) -> dict[Action, float]:
+    """Every play of ``hand`` (after drawing) scored for ``seat``: the cell's lines, less
+    ``wild_cost`` per wild value; plus, unless it wins or blocks a line of three, the
+    threats it makes and the hand it keeps.  ``board`` holds a seat or -1 (free) per
+    cell; ``mine`` and ``theirs`` the marks per line.  In the order of legal actions."""
+    values: dict[int, float] = {}
+
+    def value_of(cell: int) -> float:
+        value = values.get(cell)
+        if value is None:
+            value = values[cell] = cell_value(cell, mine, theirs)
+        return value
+
+    best_of: dict[int, tuple[float, int, float]] = {}  # card: (best, its cell, second best)
+    if w.keep:
+        for card in set(hand):
+            first, at, second = -1.0, -1, -1.0
+            for cell in FITS[card]:
+                if board[cell] < 0:
+                    value = value_of(cell)
+                    if value > first:
+                        first, at, second = value, cell, first
+                    elif value > second:
+                        second = value
+            best_of[card] = (min(first, w.keep_cap), at, min(second, w.keep_cap))
+    scores: dict[Action, float] = {}
+    for i, card in enumerate(hand):
+        rest = hand[:i] + hand[i + 1 :]
+        plays = PLAYS[card]
+        cells = [cell for cell in FITS[card] if board[cell] < 0] or [WASTED]
+        for cell in cells:
+            if cell == WASTED:
+                value = -1.0 - w.wild_cost * WILDS[card]
+            else:
+                value = value_of(cell)
+                if value >= CRITICAL:  # a win or a block: spend the tamest card
+                    scores[plays[cell]] = value - WILDS[card] * 0.01
+                    continue
+                value += threat_value(board, mine, theirs, cell, rest, w)
+                value -= w.wild_cost * WILDS[card]
+            for kept in rest:
+                first, at, second = best_of.get(kept, (0.0, -1, 0.0))
+                value += w.keep * (second if at == cell else first)
+            scores[plays[cell]] = value
+    return scores
+
+
+class ToeTactician(ToeHeuristic):
+    """The heuristic's turns; plays chosen by :func:`play_scores` (threats, the hand kept)."""
+
+    name = "tactician"
+    description = (
+        "the heuristic, but plays for threats its hand can complete and keeps useful cards"
+    )
+    weights = Weights()
+
+    def choose(self, view: SeatView) -> Action | None:
+        obs = view.observation()
+        if obs["phase"] != PHASE_NAMES[PLAY]:
+            return super().choose(view)
+        scores = self.scores(obs)
+        return max(view.legal_actions(), key=scores.__getitem__)
+
+    def scores(self, obs: dict[str, Any]) -> dict[Action, float]:
+        """:func:`play_scores` for this seat's observation."""
+        mark = SYMBOLS[obs["x"] != self.seat]
+        board = [-1 if m == "." else (0 if m == mark else 1) for m in obs["board"]]
+        mine = [sum(board[c] == 0 for c in line) for line in LINES]
+        theirs = [sum(board[c] == 1 for c in line) for line in LINES]
+        hand = [_parse(c) for c in obs["hand"]]
+        return play_scores(board, 0, mine, theirs, hand, self.weights)
+
+
+def shortlist(view: SeatView, legal: list[Action]) -> list[Action]:
+    """The plays worth searching: the tactician's best ``SHORTLIST`` (all turn choices)."""
+    obs = view.observation()
+    if obs["phase"] != PHASE_NAMES[PLAY]:
+        return legal
+    scores = ToeTactician(view.game, obs["seat"]).scores(obs)
+    return sorted(legal, key=scores.__getitem__, reverse=True)[:SHORTLIST]
+
+
 POTENTIAL = (0.0, 1.0, 4.0, 16.0)
 """What a line open to one player only is worth, by how many of its cells that player holds."""
 
@@ -260,9 +405,11 @@ class ToePlayout(Playout):
     It reads the sampled state for speed (the board's line counts, its own hand):
     draw when a card of the hand fits a free cell, else throw all three; play the
     card and cell worth most by the lines through the cell, as the heuristic
-    values them, paying for wilds.  Quiz phases go to a quiz player of average
+    values them, paying for wilds as the tactician does.  Quiz phases go to a quiz player of average
     knowledge.
     """
+
+    wild_cost = Weights.wild_cost
 
     def __init__(self, game: Game, seat: int, seed: int = 0) -> None:
         super().__init__(game, seat, seed)
@@ -286,31 +433,32 @@ class ToePlayout(Playout):
             return self.quiz.choose(phase == BUZZ, state.questions_read, state.question)
         seat = self.seat
         board = state.board
+        hand = state.hands[seat]
         if phase == TURN:
-            if any(board[cell] < 0 for card in state.hands[seat] for cell in FITS[card]):
-                return ("draw",)
-            return ("discard", tuple(sorted(state.hands[seat])))
+            for card in hand:
+                for cell in FITS[card]:
+                    if board[cell] < 0:
+                        return DRAW
+            return ("discard", tuple(sorted(hand)))
         mine, theirs = state.counts[seat], state.counts[1 - seat]
+        cost = self.wild_cost
         best: Action | None = None
         best_value = -1e9
-        cell_value: dict[int, float] = {}
-        for action in state.legal_actions(seat):
-            card, cell = action[1], action[2]
-            if cell == WASTED:
-                value = -1.0 - WILDS[card]
-            else:
-                value = cell_value.get(cell, -1.0)
-                if value < 0:
-                    value = 0.0
-                    for line in LINES_THROUGH[cell]:
-                        if not theirs[line]:
-                            value += OWN[mine[line]]
-                        if not mine[line]:
-                            value += BLOCK[theirs[line]]
-                    cell_value[cell] = value
-                value -= 2.0 * WILDS[card]
-            if value > best_value:
-                best, best_value = action, value
+        values: dict[int, float] = {}
+        for card in hand:  # the order of legal_actions: by card, cells ascending
+            fits = False
+            for cell in FITS[card]:
+                if board[cell] >= 0:
+                    continue
+                fits = True
+                value = values.get(cell)
+                if value is None:
+                    value = values[cell] = cell_value(cell, mine, theirs)
+                value -= cost * WILDS[card]
+                if value > best_value:
+                    best, best_value = PLAYS[card][cell], value
+            if not fits and -1.0 - cost * WILDS[card] > best_value:
+                best, best_value = PLAYS[card][WASTED], -1.0 - cost * WILDS[card]
         return best
 
 
@@ -326,12 +474,23 @@ def board_value(root: State, leaf: State) -> list[float]:
         return results.returns()
     potential = [0.0, 0.0]
     counts = state.counts
+    board = state.board
+    wins: list[set[int]] = [set(), set()]
     for line in range(len(LINES)):
         a, b = counts[0][line], counts[1][line]
         if not b:
             potential[0] += POTENTIAL[a]
+            if a == 3:
+                wins[0].update(c for c in LINES[line] if board[c] < 0)
         if not a:
             potential[1] += POTENTIAL[b]
+            if b == 3:
+                wins[1].update(c for c in LINES[line] if board[c] < 0)
+    mover = state.turn
+    if mover >= 0 and wins[mover]:
+        fits = any(cell in FITS_SET[card] for card in state.hands[mover] for cell in wins[mover])
+        if fits:  # it wins on its turn: its hand completes a line
+            return [0.95, 0.05] if mover == 0 else [0.05, 0.95]
     edge = math.tanh((potential[0] - potential[1]) / 40.0)
     return [0.5 + 0.4 * edge, 0.5 - 0.4 * edge]
 
@@ -346,16 +505,26 @@ SEARCH = SearchSpec(
     horizon=within_plies(24),
     playout_bot=ToePlayout,
     searchable=board_decision,
+    shortlist=shortlist,
+    paired=SHORTLIST + 1,
 )
 
 LEVELS: dict[str, type[Bot]] = {
     "easy": sloppy(ToeHeuristic, 0.25, "the heuristic, with a wrong move one time in four"),
     "medium": ToeHeuristic,
     "hard": searching(
-        SEARCH, ToeHeuristic, 1000, 0.0, "ISMCTS, 1000 determinizations per decision"
+        SEARCH,
+        ToeTactician,
+        1000,
+        0.0,
+        "the tactician's best plays compared on 1000 paired playouts",
     ),
     "expert": searching(
-        SEARCH, ToeHeuristic, 3000, 0.0, "ISMCTS, 3000 determinizations per decision"
+        SEARCH,
+        ToeTactician,
+        3000,
+        0.0,
+        "the tactician's best plays compared on 3000 paired playouts",
     ),
 }
 """The difficulty levels of Toe (see ``docs/bots.md`` for how they compare)."""

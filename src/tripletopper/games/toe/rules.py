@@ -870,11 +870,15 @@ class ToeState(State):
             for card in played | by_seat[seat]:
                 entered[card] = epoch
         # By the epoch each card may be used from, then by card: nothing of the true order.
-        pool.sort(key=lambda c: (entered.get(c, 0), c))
         slots.sort()
         drawn_epoch = {c: e for c, e in self.drawn_epoch.items() if c not in pool}
         eligible: list[Card] = []
         at = 0
+        if entered:
+            pool.sort(key=lambda c: (entered.get(c, 0), c))
+        else:  # before any reshuffle every card may fill every slot (the same, faster)
+            pool.sort()
+            eligible, at = pool, len(pool)
         places = (twin.hands[other], twin.discards[other])
         for epoch, where, i in slots:
             while at < len(pool) and entered.get(pool[at], 0) <= epoch:
