@@ -12,7 +12,8 @@ Three tables hold everything needed to rebuild any game by replay:
   the seat's turn clock played it.
 
 and ``chat`` holds what people said at each table, with the game's version then;
-``reviews`` the post-game review of a seat, once computed (JSON).
+``reviews`` the post-game review of a seat, once computed (JSON); ``leases`` which
+process runs each table when the room runs as several (:mod:`.leases`).
 """
 
 from __future__ import annotations
@@ -99,4 +100,12 @@ reviews = Table(
     Column("seat", Integer, primary_key=True),
     Column("review", Text, nullable=False),  # JSON, as the API answers it
     Column("at", Float, nullable=False),
+)
+
+leases = Table(
+    "leases",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("owner", String(64), nullable=False),  # the process that runs the table
+    Column("expires", Float, nullable=False),  # epoch seconds, by the database's clock
 )
