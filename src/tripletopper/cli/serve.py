@@ -29,6 +29,14 @@ from tripletopper.server.tables import Settings
     "postgresql+psycopg://user:pass@host/dbname.",
 )
 @click.option(
+    "--redis",
+    "redis_url",
+    default=None,
+    metavar="URL",
+    help="Run the room as several processes sharing the --db (PostgreSQL) and passing "
+    "actions and updates through Redis, e.g. redis://localhost:6379/0 (docs/deploy.md).",
+)
+@click.option(
     "--data-dir",
     default="data",
     show_default=True,
@@ -76,7 +84,8 @@ from tripletopper.server.tables import Settings
     type=click.Choice(["debug", "info", "warning", "error"]),
 )
 def serve_command(
-    host: str, port: int, db_url: str | None, data_dir: str, bot_delay: float,
+    host: str, port: int, db_url: str | None, redis_url: str | None, data_dir: str,
+    bot_delay: float,
     rate_limits: bool, bot_workers: int | None, bot_deadline: float, review_workers: int,
     log_level: str,
 ) -> None:  # fmt: skip
@@ -98,9 +107,13 @@ def serve_command(
     if not rate_limits:
         settings.rates = {}
         settings.open_per_address = 1_000_000
+    if redis_url is not None and not (db_url or "").startswith("postgresql"):
+        click.echo("tripletopper serve: --redis needs a shared database: --db postgresql...",
+                   err=True)  # fmt: skip
+        sys.exit(2)
     config = ServerConfig(
         data_dir=data_dir, db_url=db_url, bot_workers=bot_workers, freeze_gc=True,
-        settings=settings,
+        settings=settings, redis_url=redis_url,
     )  # fmt: skip
     try:  # a database that cannot be opened or migrated: one line, not a traceback
         open_database(config.url()).stop()

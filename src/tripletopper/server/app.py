@@ -38,6 +38,7 @@ from tripletopper.games import GAMES
 from tripletopper.record import Record
 from tripletopper.server import guide
 from tripletopper.server.botpool import BotPool
+from tripletopper.server.cluster import Cluster
 from tripletopper.server.guards import (
     AddressLimits,
     BodyLimit,
@@ -74,6 +75,9 @@ class ServerConfig:
     settings: Settings = field(default_factory=Settings)
     bot_workers: int | None = None
     """Worker processes for bot decisions (None: one per core)."""
+    redis_url: str | None = None
+    """With a Redis URL, this process is one of several running the room together
+    (:mod:`tripletopper.server.cluster`; the database must be shared: PostgreSQL)."""
     freeze_gc: bool = False
     """After start-up, move every object made so far out of the garbage collector's sight
     (``gc.freeze``): long-lived modules and tables then cost nothing at each collection."""
@@ -129,6 +133,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         state["lobby"] = app.state.lobby = lobby = Lobby(db, room.spawn)
         state["reviews"] = app.state.reviews = reviews = Reviews(db, config.settings)
         room.watchers.append(lobby.changed)
+        if config.redis_url is not None:
+            room.cluster = Cluster(room, config.redis_url)
+            await room.cluster.start()
         restored = await room.restore()
         if restored:
             log.info("restored %d unfinished game(s)", restored)
@@ -140,6 +147,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             yield
         finally:
             lobby.close()
+            if room.cluster is not None:
+                await room.cluster.stop()
             await reviews.close()
             await room.close()
             pool.close()
