@@ -11,11 +11,12 @@ import signal
 import subprocess
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.server.helpers import free_port, play_randomly, start_server
+from tests.server.helpers import free_port, open_table, play_randomly, start_server
 from tests.server.test_play import allowed_cards, cards_in
 from tests.server.test_restart import until_a_person_must_act
 from tripletopper.record import Record
@@ -41,6 +42,13 @@ def two_processes(
         for process in processes:
             process.kill()
             process.wait()
+
+
+def room_processes(pid: int) -> list[int]:
+    """The processes uvicorn's supervisor ``pid`` runs the room in (not its helpers)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return [int(c) for c in children if b"resource_tracker" not in
+            Path(f"/proc/{c}/cmdline").read_bytes()]  # fmt: skip
 
 
 def stored(db_url: str, table_id: str) -> tuple[Record, str | None]:
@@ -184,3 +192,49 @@ def test_kill_9_of_the_owner_the_other_process_takes_the_table_and_the_game_goes
     assert ann.finished and bob.finished and ann.version == bob.version == final.version
     versions = updates_of(bob)  # Bob saw every action once, in order, across the takeover
     assert versions == list(range(versions[0], final.version + 1))
+
+
+def test_serve_workers_runs_the_room_as_several_processes_on_one_port(
+    tmp_path, postgres_url, redis_server
+):
+    """``serve --workers 2``: two room processes behind one port; connections land on
+    either, and a game of two people and two bots is played to its end through it."""
+    port = free_port()
+    server = start_server(
+        str(tmp_path), port, "--db", postgres_url, "--redis", redis_server, "--workers", "2"
+    )
+    try:
+        assert len(room_processes(server.pid)) == 2
+        base = f"http://127.0.0.1:{port}"
+        table_id, tokens = open_table(base, players=4, humans=2, options={"counters": 4})
+
+        async def game() -> list[TableClient]:
+            clients = [TableClient(base, table_id, token) for token in tokens]
+            for client in clients:
+                await client.start()
+            await play_randomly(clients, random.Random(8))
+            for client in clients:
+                await client.close()
+            return clients
+
+        clients = asyncio.run(game())
+        record, _owner = stored(postgres_url, table_id)
+        assert record.replay().is_terminal()
+        assert all(c.finished and c.version == len(record.actions) for c in clients)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_serve_refuses_several_processes_without_redis_and_postgresql(tmp_path):
+    from click.testing import CliRunner
+
+    from tripletopper.cli import cli
+
+    runner = CliRunner()
+    here = ["serve", "--port", "1", "--data-dir", str(tmp_path)]
+    alone = runner.invoke(cli, [*here, "--workers", "2"])
+    assert alone.exit_code == 2 and "--workers needs --redis" in alone.output
+    sqlite = runner.invoke(cli, [*here, "--redis", "redis://127.0.0.1:1/0"])
+    assert sqlite.exit_code == 2 and "--db postgresql" in sqlite.output
+    assert not list(tmp_path.iterdir())  # refused before anything was made
