@@ -166,20 +166,28 @@ class Cluster:
     # --- messages ------------------------------------------------------------------------------
     def publish(self, table_id: str, message: dict[str, Any]) -> None:
         """Send a table's change to its replicas (in order, by one publisher)."""
-        self.outbox.put_nowait((table_channel(table_id), orjson.dumps(message)))
+        self.send(table_channel(table_id), message)
+
+    def send(self, channel: str, message: dict[str, Any]) -> None:
+        self.outbox.put_nowait((channel, orjson.dumps(message)))
 
     async def _publisher(self) -> None:
+        """Publish what waits in the outbox, in order, in one round trip per batch (on one
+        connection: a connection per message would not scale)."""
         while True:
             batch = [await self.outbox.get()]
             while not self.outbox.empty():
                 batch.append(self.outbox.get_nowait())
-            try:
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for channel, data in batch:
-                        pipe.publish(channel, data)
-                    await pipe.execute()
-            except Exception:
-                log.exception("publishing %d message(s) failed", len(batch))
+            for attempt in range(3):
+                try:
+                    async with self.redis.pipeline(transaction=False) as pipe:
+                        for channel, data in batch:
+                            pipe.publish(channel, data)
+                        await pipe.execute()
+                    break
+                except Exception:
+                    log.exception("publishing %d message(s) failed", len(batch))
+                    await asyncio.sleep(0.1 * (attempt + 1))
 
     async def _listen(self) -> None:
         while True:
@@ -236,7 +244,7 @@ class Cluster:
             self.calls[request_id] = future
             request = {"kind": "call", "id": request_id, "from": self.name, "table": table.id,
                        "method": method, "args": args}  # fmt: skip
-            await self.redis.publish(process_channel(owner), orjson.dumps(request))
+            self.send(process_channel(owner), request)
             try:
                 reply = await asyncio.wait_for(future, CALL_TIMEOUT)
             except TimeoutError:
@@ -271,7 +279,7 @@ class Cluster:
                 log.exception("table %s: forwarded %s failed", table.id, method)
                 text = "the server could not handle that request"
                 reply["error"] = {"code": "internal", "message": text, "extra": {}}
-        await self.redis.publish(process_channel(data["from"]), orjson.dumps(reply))
+        self.send(process_channel(data["from"]), reply)
 
 
 async def run_call(room: Room, table: Table, method: str, args: list[Any]) -> Any:
