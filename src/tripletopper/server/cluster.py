@@ -234,7 +234,7 @@ class Cluster:
 
         for _attempt in range(3):
             owner = table.owner_name or await self.owner_of(table.id)
-            if owner is None and await self.adopt(table.id):
+            if owner in (None, self.name) and await self.adopt(table.id):
                 return await run_call(self.room, table, method, args)
             if owner is None:
                 continue
@@ -248,9 +248,12 @@ class Cluster:
             try:
                 reply = await asyncio.wait_for(future, CALL_TIMEOUT)
             except TimeoutError:
-                self.calls.pop(request_id, None)
                 table.owner_name = None
-                continue
+                if await self.owner_of(table.id) == owner:  # alive but slow: it may still
+                    raise ClientError(  # do it, so asking again could do it twice
+                        "storage", "the table's server is slow to answer: look again shortly"
+                    ) from None
+                continue  # its owner is gone: ask the next one
             finally:
                 self.calls.pop(request_id, None)
             if reply.get("moved"):
