@@ -17,12 +17,14 @@ import httpx
 import pytest
 
 from tests.server.helpers import free_port, open_table, play_randomly, start_server
+from tests.server.test_hostile import hello, people_table, refusal, until
 from tests.server.test_play import allowed_cards, cards_in
 from tests.server.test_restart import until_a_person_must_act
+from tests.server.test_seats import room
 from tripletopper.record import Record
 from tripletopper.server import leases, storage
-from tripletopper.server.client import TableClient
-from tripletopper.server.storage import Database
+from tripletopper.server.client import TableClient, expand
+from tripletopper.server.storage import ActionRow, Database
 
 
 @pytest.fixture
@@ -242,3 +244,64 @@ def test_serve_refuses_several_processes_without_redis_and_postgresql(tmp_path):
     sqlite = runner.invoke(cli, [*here, "--redis", "redis://127.0.0.1:1/0"])
     assert sqlite.exit_code == 2 and "--db postgresql" in sqlite.output
     assert not list(tmp_path.iterdir())  # refused before anything was made
+
+
+def test_an_owner_that_stalls_past_its_lease_gives_the_table_up_and_follows(
+    two_processes, postgres_url
+):
+    """The owner is stopped (SIGSTOP) until its lease expires: the other process takes
+    the table and its clock plays on.  Resumed, the old owner stores nothing of its own
+    (an action number is stored once), learns it lost the lease, and from then on
+    follows: its client sees the same game and plays it to the end through it."""
+    bases, processes = two_processes
+    table_id, tokens = table_across(bases, {"counters": 30}, turn_clock=2)
+    rng = random.Random(4)
+
+    async def scenario() -> tuple[TableClient, TableClient]:
+        ann = TableClient(bases[0], table_id, tokens[0], record=True)
+        bob = TableClient(bases[1], table_id, tokens[1], record=True)
+        for client in (ann, bob):
+            await client.start()
+        await play_randomly([ann, bob], rng, until_version=6)
+        os.kill(processes[0].pid, signal.SIGSTOP)
+        try:
+            mark = len(bob.messages)
+            await bob.wait(lambda c: any(m.get("by_clock") for m in c.messages[mark:]), 15)
+        finally:
+            os.kill(processes[0].pid, signal.SIGCONT)
+        # Ann's process catches up with the new owner's game, and forwards to it.
+        await ann.wait(lambda c: c.version >= bob.version, timeout=15)
+        await play_randomly([ann, bob], rng)
+        await ann.wait(lambda c: c.finished)
+        await ann.close()
+        await bob.close()
+        return ann, bob
+
+    ann, bob = asyncio.run(scenario())
+    record, owner = stored(postgres_url, table_id)
+    final = record.replay()
+    assert final.is_terminal()
+    assert owner is None or f"-{processes[1].pid}-" in owner
+    assert ann.version == bob.version == final.version
+    assert ann.observation == final.observation(0) and bob.observation == final.observation(1)
+
+
+def test_an_owner_that_finds_its_action_number_taken_plays_on_from_the_stored_game(tmp_path):
+    """An owner that stalled past its lease may find that the next action number was
+    stored meanwhile by the process that took over: its own action is refused
+    (``storage``, nothing of it is kept) and it takes the stored game instead."""
+    with room(tmp_path) as client:
+        table_id, tokens = people_table(client, "thirty-two", ["Ann", "Bob", "Cat"])
+        table = client.app.state.room.tables[table_id]
+        table.leased = True  # as on one of several processes
+        seat = table.state.to_act()[0]
+        theirs, mine = expand(table.view(seat)["legal"])[:2]
+        other = ActionRow(0, seat, theirs, time.time())  # stored by another process
+        table.room.db.run_now(lambda conn: storage.add_action(conn, table_id, other))
+        with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+            hello(ws, tokens[seat])
+            ws.send_json({"type": "action", "action": mine, "version": 0})
+            assert refusal(ws)["code"] == "storage"
+            state = until(ws, "state", skip=("table",))
+            assert state["version"] == 1
+        assert [table.game.action_to_wire(a) for _s, a in table.state.history] == [theirs]

@@ -730,6 +730,8 @@ class Table:
             except Exception:
                 log.exception("table %s: storing action %d failed; replaying", self.id, row.n)
                 self._rollback_last()
+                if self.leased:  # maybe another process stored one while this one stalled
+                    self.room.spawn(self.refresh())  # past its lease: take the stored game
                 raise ClientError(
                     "storage", "the server could not save that action: try again"
                 ) from None
