@@ -68,6 +68,8 @@ class Cluster:
         self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         self.outbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
         self.calls: dict[str, asyncio.Future[Any]] = {}
+        self.inbox: dict[str, list[dict[str, Any]]] = {}
+        """The owner's messages each replica has yet to apply, in order."""
         self.following: dict[str, list[dict[str, Any]] | None] = {}
         """Tables this process follows: messages waiting while the replica loads (a list),
         or None once it is loaded."""
@@ -116,7 +118,30 @@ class Cluster:
         waiting = self.following.get(table.id)
         self.following[table.id] = None
         for message in waiting or []:
-            self.room.spawn(table.follow(message))
+            self._deliver(table, message)
+
+    def _deliver(self, table: Table, message: dict[str, Any]) -> None:
+        """Apply the owner's messages to a replica one after the other, each table on its
+        own (a replica reading the database holds up its own table only)."""
+        queue = self.inbox.setdefault(table.id, [])
+        queue.append(message)
+        if len(queue) == 1:
+            self.room.spawn(self._drain(table, queue))
+
+    async def _drain(self, table: Table, queue: list[dict[str, Any]]) -> None:
+        try:
+            while queue:
+                if not table.owner:
+                    await table.follow(queue[0])
+                queue.pop(0)
+        except Exception:
+            log.exception("table %s: an update could not be applied; reading it again", table.id)
+            queue.clear()
+            with contextlib.suppress(Exception):
+                await table.refresh()
+        finally:
+            if self.inbox.get(table.id) is queue and not queue:
+                del self.inbox[table.id]
 
     async def unfollow(self, table_id: str) -> None:
         if self.following.pop(table_id, 0) != 0:
@@ -223,7 +248,7 @@ class Cluster:
                 return
             table = self.room.tables.get(table_id)
             if table is not None and not table.owner:
-                await table.follow(data)
+                self._deliver(table, data)
 
     # --- forwarded requests --------------------------------------------------------------------
     async def call(self, table: Table, method: str, args: list[Any]) -> Any:
