@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import threading
+import time
 
-from sqlalchemy import create_engine
+import pytest
+from sqlalchemy import Connection, create_engine
+from sqlalchemy.exc import DBAPIError
 
 from tripletopper.server import leases, schema, storage
-from tripletopper.server.storage import TableRow, open_database
+from tripletopper.server.storage import ActionRow, TableRow, open_database
 
 
 def _table(db: storage.Database, table_id: str, status: str = "playing") -> None:
@@ -82,3 +85,27 @@ def test_racing_takeovers_never_leave_a_lease_with_two_holders(postgres_url):
     for n in range(1, rounds, 2):  # no expiry in between: only the holder could renew
         assert winners[n] == winners[n - 1]
     assert len({w[0] for w in winners}) > 1  # the lease did change hands
+
+
+def test_a_process_frozen_inside_a_transaction_does_not_hold_up_the_next_owner(postgres_url):
+    """A frozen (not dead) process's open transaction is ended by PostgreSQL within half
+    a lease, so the process that takes its table over stores the next action unhindered,
+    and the frozen one's commit fails when it wakes."""
+    db = open_database(postgres_url)
+    _table(db, "t")
+    frozen = storage.make_engine(postgres_url).connect()
+    transaction = frozen.begin()
+    storage.add_action(frozen, "t", ActionRow(0, 0, {"type": "draw"}, 1.0))
+    time.sleep(storage.IDLE_IN_TRANSACTION_MS / 1000 + 0.5)
+
+    def next_owner(conn: Connection) -> None:
+        conn.exec_driver_sql("SET LOCAL lock_timeout = '2s'")  # would wait on the lock
+        storage.add_action(conn, "t", ActionRow(0, 1, {"type": "pass"}, 2.0))
+
+    db.run_now(next_owner)
+    with pytest.raises(DBAPIError):
+        transaction.commit()
+    frozen.close()
+    row = db.run_now(lambda conn: storage.load_table(conn, "t"))
+    assert row is not None and [a.seat for a in row.actions] == [1]
+    db.stop()
