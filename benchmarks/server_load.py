@@ -14,6 +14,11 @@ error.  Nothing is asserted: this script measures.  Only 127.0.0.1 is used, and
 the run ends by itself.
 
     python benchmarks/server_load.py [--tables 500] [--seats 4] [--clients 2] [--seconds 60]
+
+With ``--db postgresql+psycopg://USER@HOST:PORT`` (a server) the room stores its games
+in a database made there for the run; with
+``--workers N --redis redis://...`` it runs as N processes sharing the port (the
+room on several processes, docs/deploy.md), and the server CPU is theirs summed.
 """
 
 from __future__ import annotations
@@ -41,6 +46,8 @@ import orjson
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from tripletopper.server.client import expand
+
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
 
 
@@ -61,6 +68,9 @@ class TableLoad:
     """version an action was sent at -> (time sent, seats still to hear of it)"""
     first_version: int | None = None
     last_version: int = 0
+    address: str = "127.0.0.1"
+    """The loopback address its people connect from (the room allows an address only so
+    many connections: each table has its own)."""
 
 
 def cpu_seconds(pid: int) -> float:
@@ -70,6 +80,46 @@ def cpu_seconds(pid: int) -> float:
     except OSError:
         return float("nan")
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def room_pids(server: subprocess.Popen[bytes], workers: int) -> list[int]:
+    """The processes that run the room: the server, or with ``--workers`` its workers
+    (the children of uvicorn's supervisor that are not its helpers)."""
+    if workers == 1:
+        return [server.pid]
+    try:
+        text = open(f"/proc/{server.pid}/task/{server.pid}/children").read()  # noqa: SIM115
+    except OSError:
+        return [server.pid]
+    children = [int(pid) for pid in text.split()]
+    return [pid for pid in children if "resource_tracker" not in _cmdline(pid)] or [server.pid]
+
+
+def tree_cpu(pid: int) -> float:
+    """CPU seconds of a process and its children (a database server and its backends)."""
+    try:
+        children = open(f"/proc/{pid}/task/{pid}/children").read().split()  # noqa: SIM115
+    except OSError:
+        children = []
+    return cpu_seconds(pid) + sum(cpu_seconds(int(c)) for c in children)
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return open(f"/proc/{pid}/cmdline").read()
+    except OSError:
+        return ""
+
+
+def fresh_database(server_url: str) -> str:
+    """A new, empty database on the PostgreSQL server at ``server_url``; its URL."""
+    import psycopg
+
+    name = f"tt_bench_{os.getpid()}_{int(time.time())}"
+    plain = server_url.replace("postgresql+psycopg://", "postgresql://").rstrip("/")
+    with psycopg.connect(plain + "/postgres", autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return f"{server_url.rstrip('/')}/{name}"
 
 
 def free_port() -> int:
@@ -107,7 +157,8 @@ async def open_tables(base: str, args: argparse.Namespace) -> list[TableLoad]:
                     r.raise_for_status()
                 r = await http.post(f"/api/tables/{table_id}/start", headers=head)
                 r.raise_for_status()
-                return TableLoad(table_id, tokens, args.clients)
+                address = f"127.1.{index // 250}.{index % 250 + 1}"
+                return TableLoad(table_id, tokens, args.clients, address=address)
 
         return list(await asyncio.gather(*(one(i) for i in range(args.tables))))
 
@@ -118,7 +169,9 @@ async def person(
 ) -> None:  # fmt: skip
     url = base.replace("http", "ws", 1) + f"/ws/tables/{table.table_id}"
     async with ready:
-        ws: ClientConnection = await connect(url, open_timeout=60, max_size=2**22)
+        ws: ClientConnection = await connect(
+            url, open_timeout=60, max_size=2**22, local_addr=(table.address, 0)
+        )
     await ws.send(json.dumps({"type": "hello", "token": table.tokens[seat]}))
     act_task: asyncio.Task[None] | None = None
 
@@ -130,7 +183,7 @@ async def person(
         stats.sent += 1
         await ws.send(
             json.dumps({"type": "action", "version": version,
-                        "action": rng.choice(legal)["action"]})
+                        "action": rng.choice(expand(legal))})
         )  # fmt: skip
 
     try:
@@ -182,6 +235,10 @@ def start_server(
         "--bot-delay", str(args.bot_delay), "--log-level", "warning",
         "--rate-limits" if rate_limits else "--no-rate-limits",
     ]  # fmt: skip
+    if args.db:
+        command += ["--db", fresh_database(args.db)]
+    if args.workers > 1 or args.redis:
+        command += ["--workers", str(args.workers), "--redis", args.redis]
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL)
     ends = time.monotonic() + 60
     while time.monotonic() < ends:
@@ -224,12 +281,15 @@ async def run(args: argparse.Namespace) -> None:
         print(f"{len(tasks)} clients connected; measuring for {args.seconds:g} s", flush=True)
         stats.measuring = True
         measure_start = time.perf_counter()
-        cpu_before = (cpu_seconds(server.pid), time.process_time())
+        pids = room_pids(server, args.workers)
+        cpu_before = (sum(cpu_seconds(pid) for pid in pids), time.process_time())
+        watched_before = [tree_cpu(pid) for pid in args.watch]
         sent_before = stats.sent
         await asyncio.sleep(args.seconds)
         stats.measuring = False
         elapsed = time.perf_counter() - measure_start
-        server_cpu = cpu_seconds(server.pid) - cpu_before[0]
+        server_cpu = sum(cpu_seconds(pid) for pid in pids) - cpu_before[0]
+        watched = [tree_cpu(p) - b for p, b in zip(args.watch, watched_before, strict=True)]
         client_cpu = time.process_time() - cpu_before[1]
         sent = stats.sent - sent_before
         stop.set()
@@ -249,8 +309,9 @@ async def run(args: argparse.Namespace) -> None:
     def pct(p: float) -> float:
         return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000 if lat else float("nan")
 
-    print(f"Python {platform.python_version()}, {os.cpu_count()} cores; server and clients in "
-          f"two processes on 127.0.0.1")  # fmt: skip
+    print(f"Python {platform.python_version()}, {os.cpu_count()} cores; server ({args.workers} "
+          f"process(es), {'PostgreSQL' if args.db else 'SQLite'}"
+          f"{', Redis' if args.redis else ''}) and clients on 127.0.0.1")  # fmt: skip
     print(f"tables {args.tables} x {args.seats} seats: {args.clients} websocket people and "
           f"{args.seats - args.clients} {args.bot} bots each ({args.tables * args.clients} "
           f"connections); think {args.think:g} s, bot delay {args.bot_delay:g} s")  # fmt: skip
@@ -260,6 +321,11 @@ async def run(args: argparse.Namespace) -> None:
     print(f"server CPU {server_cpu / elapsed:.0%} of a core, {per_action:.2f} ms per action; "
           f"client CPU {client_cpu / elapsed:.0%}; load average {load:.1f}")  # fmt: skip
     print(f"actions sent by people {sent / elapsed:8,.0f} /s")
+    for pid, cpu in zip(args.watch, watched, strict=True):
+        print(
+            f"process {pid} ({_cmdline(pid).split(chr(0))[0]}) and its children: "
+            f"{cpu / elapsed:.0%} of a core, {cpu / max(1, applied) * 1000:.3f} ms per action"
+        )
     worst = lat[-1] * 1000 if lat else float("nan")
     print(f"latency to every seat: p50 {pct(0.50):.1f} ms  p99 {pct(0.99):.1f} ms  "
           f"max {worst:.1f} ms  ({len(lat)} actions)")  # fmt: skip
@@ -281,7 +347,18 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0, help="measured time")
     parser.add_argument("--warmup", type=float, default=10.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--db", default=None, help="a PostgreSQL server URL (default: SQLite in a temp dir)"
+    )
+    parser.add_argument("--workers", type=int, default=1, help="room processes (needs --redis)")
+    parser.add_argument("--redis", default=None, help="Redis URL of a room on several processes")
+    parser.add_argument(
+        "--watch", type=int, action="append", default=[], metavar="PID",
+        help="also report the CPU of this process and its children (PostgreSQL, Redis)",
+    )  # fmt: skip
     args = parser.parse_args()
+    if args.workers > 1 and not (args.redis and args.db):
+        parser.error("--workers needs --redis and --db postgresql+psycopg://...")
     if not 1 <= args.clients <= args.seats:
         parser.error("--clients must be from 1 to --seats")
     asyncio.run(run(args))

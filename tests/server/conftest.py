@@ -1,4 +1,5 @@
-"""Fixtures of the server tests: an in-process app on a fresh SQLite data dir."""
+"""Fixtures of the server tests: an in-process app on a fresh SQLite data dir, and
+throwaway PostgreSQL and Redis servers."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import time
 import uuid
 import warnings
 from collections.abc import Iterator
@@ -135,3 +137,43 @@ def postgres_url(postgres_server) -> str:
     with psycopg.connect(plain + "/postgres", autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     return f"{postgres_server}/{name}"
+
+
+# --- a throwaway Redis server for the tests of the room on several processes -------------
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[str]:
+    """A Redis server on a free port, keeping nothing on disk; yields its URL.
+
+    Set ``TT_TEST_REDIS_URL`` to use an existing server instead.  Without either the
+    tests skip with a loud message (``./scripts/test`` installs Debian's redis-server).
+    """
+    given = os.environ.get("TT_TEST_REDIS_URL")
+    if given:
+        yield given
+        return
+    binary = shutil.which("redis-server")
+    if binary is None:
+        warnings.warn("Redis is not installed: the cluster tests are SKIPPED", stacklevel=1)
+        pytest.skip("Redis is not installed (apt-get install redis-server)")
+    port = _free_port()
+    process = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+         "--daemonize", "no", "--loglevel", "warning"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        ends = time.monotonic() + 20
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > ends or process.poll() is not None:
+                    pytest.fail("the throwaway Redis server did not start")
+                time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.kill()
+        process.wait()

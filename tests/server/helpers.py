@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import random
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -57,6 +60,29 @@ def live_server(
     finally:
         server.should_exit = True
         thread.join(timeout=30)
+
+
+def start_server(data_dir: str, port: int, *extra: str) -> subprocess.Popen[bytes]:
+    """``tripletopper serve`` in a process of its own (``extra``: more of its options),
+    logging to ``server.log`` in ``data_dir``; returns once it answers."""
+    log = open(os.path.join(data_dir, "server.log"), "ab")  # noqa: SIM115 - the server keeps it
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tripletopper", "serve", "--port", str(port),
+         "--data-dir", data_dir, "--bot-delay", "0", "--log-level", "warning", *extra],
+        stdout=subprocess.DEVNULL, stderr=log,
+    )  # fmt: skip
+    ends = time.monotonic() + 60
+    while time.monotonic() < ends:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1).status_code == 200:
+                return process
+        except httpx.HTTPError:
+            pass
+        if process.poll() is not None:
+            raise RuntimeError("the server died: see server.log")
+        time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("the server did not start")
 
 
 def open_table(

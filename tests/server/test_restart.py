@@ -7,35 +7,16 @@ import asyncio
 import os
 import random
 import signal
-import subprocess
-import sys
 import time
 
-import httpx
-
-from tests.server.helpers import free_port, live_server, open_table, play_randomly
+from tests.server.helpers import (
+    free_port,
+    live_server,
+    open_table,
+    play_randomly,
+    start_server,
+)
 from tripletopper.server.client import TableClient
-
-
-def start_server(data_dir: str, port: int) -> subprocess.Popen[bytes]:
-    log = open(os.path.join(data_dir, "server.log"), "ab")  # noqa: SIM115 - the server keeps it
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tripletopper", "serve", "--port", str(port),
-         "--data-dir", data_dir, "--bot-delay", "0", "--log-level", "warning"],
-        stdout=subprocess.DEVNULL, stderr=log,
-    )  # fmt: skip
-    ends = time.monotonic() + 60
-    while time.monotonic() < ends:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1).status_code == 200:
-                return process
-        except httpx.HTTPError:
-            pass
-        if process.poll() is not None:
-            raise RuntimeError("the server died: see server.log")
-        time.sleep(0.1)
-    process.kill()
-    raise RuntimeError("the server did not start")
 
 
 async def until_a_person_must_act(clients: list[TableClient]) -> None:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import gc
 import logging
+import os
 import sys
+from typing import Any
 
 import click
 
@@ -27,6 +28,21 @@ from tripletopper.server.tables import Settings
     metavar="URL",
     help="Database URL (default: SQLite in the data dir), e.g. "
     "postgresql+psycopg://user:pass@host/dbname.",
+)
+@click.option(
+    "--redis",
+    "redis_url",
+    default=None,
+    metavar="URL",
+    help="Run the room as several processes sharing the --db (PostgreSQL) and passing "
+    "actions and updates through Redis, e.g. redis://localhost:6379/0 (docs/deploy.md).",
+)
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Room processes sharing the port (more than one needs --db postgresql... and --redis).",
 )
 @click.option(
     "--data-dir",
@@ -76,21 +92,23 @@ from tripletopper.server.tables import Settings
     type=click.Choice(["debug", "info", "warning", "error"]),
 )
 def serve_command(
-    host: str, port: int, db_url: str | None, data_dir: str, bot_delay: float,
+    host: str, port: int, db_url: str | None, redis_url: str | None, workers: int,
+    data_dir: str, bot_delay: float,
     rate_limits: bool, bot_workers: int | None, bot_deadline: float, review_workers: int,
     log_level: str,
 ) -> None:  # fmt: skip
     """Run the online card room: open the printed URL in a browser."""
     import uvicorn
 
-    from tripletopper.server.app import ServerConfig, create_app
+    from tripletopper.server.app import (
+        ServerConfig,
+        config_to_environment,
+        create_app,
+        tune_interpreter,
+    )
     from tripletopper.server.storage import StorageError, open_database
 
-    # The database thread hands the GIL back to the event loop sooner (default 5 ms).
-    sys.setswitchinterval(0.001)
-    # Fewer young-generation collections (the default, 700, means one every few actions
-    # with a thousand connections); start-up objects are frozen out of sight (freeze_gc).
-    gc.set_threshold(10_000, 20, 20)
+    tune_interpreter()
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(message)s")
     settings = Settings(
         bot_delay=bot_delay, bot_deadline=bot_deadline, review_workers=review_workers
@@ -98,9 +116,19 @@ def serve_command(
     if not rate_limits:
         settings.rates = {}
         settings.open_per_address = 1_000_000
+    if workers > 1 and redis_url is None:
+        click.echo("tripletopper serve: --workers needs --redis (and --db postgresql...)",
+                   err=True)  # fmt: skip
+        sys.exit(2)
+    if redis_url is not None and not (db_url or "").startswith("postgresql"):
+        click.echo("tripletopper serve: --redis needs a shared database: --db postgresql...",
+                   err=True)  # fmt: skip
+        sys.exit(2)
+    if bot_workers is None and workers > 1:  # the cores are shared by the room's processes
+        bot_workers = max(1, (os.cpu_count() or 1) // workers)
     config = ServerConfig(
         data_dir=data_dir, db_url=db_url, bot_workers=bot_workers, freeze_gc=True,
-        settings=settings,
+        settings=settings, redis_url=redis_url,
     )  # fmt: skip
     try:  # a database that cannot be opened or migrated: one line, not a traceback
         open_database(config.url()).stop()
@@ -111,8 +139,15 @@ def serve_command(
     where = config.url() if db_url is None else "the database at --db"
     click.echo(f"Triple Topper card room: open http://{shown}:{port}/ in your browser")
     click.echo(f"(games are stored in {where}; Ctrl+C stops the server)")
-    uvicorn.run(
-        create_app(config), host=host, port=port, log_level=log_level, ws_max_size=65536,
+    options: dict[str, Any] = dict(
+        host=host, port=port, log_level=log_level, ws_max_size=65536,
         ws_ping_interval=20, ws_ping_timeout=20,
         ws_per_message_deflate=False,  # loopback and LAN: compression costs more CPU than it saves
     )  # fmt: skip
+    if workers == 1:
+        uvicorn.run(create_app(config), **options)
+        return
+    click.echo(f"({workers} processes share the port, with Redis at --redis)")
+    config_to_environment(config)  # each process builds its own app from it
+    uvicorn.run("tripletopper.server.app:app_from_environment", factory=True, workers=workers,
+                **options)  # fmt: skip

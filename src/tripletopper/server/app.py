@@ -15,8 +15,12 @@ and serves:
 
 from __future__ import annotations
 
+import dataclasses
 import gc
+import json
 import logging
+import os
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -39,6 +43,7 @@ from tripletopper.record import Record
 from tripletopper.server import bot_accounts, guide, history
 from tripletopper.server.account_api import Accounts
 from tripletopper.server.botpool import BotPool
+from tripletopper.server.cluster import Cluster
 from tripletopper.server.guards import (
     AddressLimits,
     BodyLimit,
@@ -75,12 +80,40 @@ class ServerConfig:
     settings: Settings = field(default_factory=Settings)
     bot_workers: int | None = None
     """Worker processes for bot decisions (None: one per core)."""
+    redis_url: str | None = None
+    """With a Redis URL, this process is one of several running the room together
+    (:mod:`tripletopper.server.cluster`; the database must be shared: PostgreSQL)."""
     freeze_gc: bool = False
     """After start-up, move every object made so far out of the garbage collector's sight
     (``gc.freeze``): long-lived modules and tables then cost nothing at each collection."""
 
     def url(self) -> str:
         return self.db_url or sqlite_url(self.data_dir)
+
+
+CONFIG_VARIABLE = "TT_SERVE_CONFIG"
+"""Where ``serve --workers`` leaves the configuration for its processes (JSON)."""
+
+
+def tune_interpreter() -> None:
+    """Settings of a room process's interpreter (each process of ``--workers`` too)."""
+    # The database thread hands the GIL back to the event loop sooner (default 5 ms).
+    sys.setswitchinterval(0.001)
+    # Fewer young-generation collections (the default, 700, means one every few actions
+    # with a thousand connections); start-up objects are frozen out of sight (freeze_gc).
+    gc.set_threshold(10_000, 20, 20)
+
+
+def config_to_environment(config: ServerConfig) -> None:
+    os.environ[CONFIG_VARIABLE] = json.dumps(dataclasses.asdict(config))
+
+
+def app_from_environment() -> FastAPI:
+    """The app of one of the processes ``serve --workers`` starts (uvicorn's factory)."""
+    tune_interpreter()
+    data = json.loads(os.environ[CONFIG_VARIABLE])
+    data["settings"] = Settings(**data["settings"])
+    return create_app(ServerConfig(**data))
 
 
 class NewTable(BaseModel):
@@ -141,6 +174,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         state["lobby"] = app.state.lobby = lobby = Lobby(db, room.spawn)
         state["reviews"] = app.state.reviews = reviews = Reviews(db, config.settings)
         room.watchers.append(lobby.changed)
+        if config.redis_url is not None:
+            room.cluster = Cluster(room, config.redis_url)
+            await room.cluster.start()
         restored = await room.restore()
         if restored:
             log.info("restored %d unfinished game(s)", restored)
@@ -152,6 +188,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             yield
         finally:
             lobby.close()
+            if room.cluster is not None:
+                await room.cluster.stop()
             await reviews.close()
             await room.close()
             pool.close()

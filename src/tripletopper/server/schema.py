@@ -12,7 +12,8 @@ Three tables hold everything needed to rebuild any game by replay:
   the seat's turn clock played it.
 
 and ``chat`` holds what people said at each table, with the game's version then;
-``reviews`` the post-game review of a seat, once computed (JSON).
+``reviews`` the post-game review of a seat, once computed (JSON); ``leases`` which
+process runs each table when the room runs as several (:mod:`.leases`).
 
 Accounts are optional: ``users`` holds each account (its public name, the name's
 lookalike key, the Argon2 hash of its password) and ``sessions`` the SHA-256 of each
@@ -177,3 +178,11 @@ bot_tokens = Table(
     Column("revoked_at", Float, nullable=True),
 )
 Index("ix_bot_tokens_user_id", bot_tokens.c.user_id)
+
+leases = Table(
+    "leases",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("owner", String(64), nullable=False),  # the process that runs the table
+    Column("expires", Float, nullable=False),  # epoch seconds, by the database's clock
+)

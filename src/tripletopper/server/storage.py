@@ -122,6 +122,10 @@ class TableRow:
     """Lines stored in all, and of those, said by spectators."""
 
 
+IDLE_IN_TRANSACTION_MS = 3000
+"""PostgreSQL ends a session left inside a transaction this long (half a lease)."""
+
+
 def make_engine(url: str) -> Engine:
     """An engine for ``url``; SQLite gets WAL journaling and a busy timeout."""
     parsed = make_url(url)
@@ -143,7 +147,11 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    # A process stopped in the middle of a transaction (frozen, not dead) must not hold
+    # its locks past its table leases (leases.TTL): the process that takes its tables
+    # over would wait on them.  The room's transactions take milliseconds.
+    options = f"-c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_MS}"
+    return create_engine(url, pool_pre_ping=True, connect_args={"options": options})
 
 
 def migrate(engine: Engine, revision: str = "head") -> None:

@@ -17,6 +17,10 @@ Bots think in worker processes (:mod:`tripletopper.server.botpool`: fair between
 tables, under a deadline) on a clone of the state, without the table lock, and
 their action is then submitted like anyone's, checked against the version they
 decided on.
+
+When the room runs as several processes (:mod:`tripletopper.server.cluster`), only
+the table's *owner* runs that loop; other processes hold a replica that follows the
+owner's published changes and forward their clients' requests to it.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 from sqlalchemy.exc import DBAPIError
@@ -56,7 +60,7 @@ from tripletopper.errors import (
 )
 from tripletopper.games import game_class
 from tripletopper.question_banks import make_game
-from tripletopper.server import names, ratings, storage
+from tripletopper.server import leases, names, ratings, storage
 from tripletopper.server.botpool import (
     DEADLINE,
     BotPool,
@@ -74,6 +78,9 @@ from tripletopper.server.chat import (
     spectator_name,
 )
 from tripletopper.server.storage import ActionRow, ChatRow, Database, SeatRow, TableRow
+
+if TYPE_CHECKING:
+    from tripletopper.server.cluster import Cluster
 
 log = logging.getLogger("tripletopper.server")
 
@@ -270,6 +277,14 @@ class Table:
         self.spectators: dict[str, int] = {}
         """Client addresses of the spectators who spoke, numbered ("Spectator 2")."""
         self.rematch_timer: asyncio.TimerHandle | None = None
+        self.owner = True
+        """This process runs the table (always, on one process); else it holds a replica."""
+        self.leased = False
+        """This process holds the table's lease (the room runs as several processes)."""
+        self.owner_name: str | None = None
+        """A replica's idea of which process owns the table (None: look it up)."""
+        self._waiters: list[tuple[int, asyncio.Future[None]]] = []
+        """A replica's forwarded actions, waiting for their update to arrive here."""
 
     # --- identity and summaries ------------------------------------------------------------
     @property
@@ -355,6 +370,8 @@ class Table:
     ) -> str:
         """Seat a person; returns their secret token (only its hash is stored).  A signed-in
         person (``user_id``) sits under their ``account``'s name, once per table."""
+        if not self.owner:
+            return str(await self._remote("take_seat", seat, name, user_id, account))
         async with self.lock:
             number = self._free_seat(seat)
             if self.row.rated and user_id is None:
@@ -383,6 +400,8 @@ class Table:
     async def link_account(self, by: str | None, user_id: int) -> int:
         """A guest who signed in links the seat their token holds (or left to a bot) to
         their account; the seat, its name and its token stay as they are."""
+        if not self.owner:
+            return int(await self._remote("link_account", by, user_id))
         async with self.lock:
             seat = self.seat_of(by)
             if seat is None:
@@ -404,6 +423,9 @@ class Table:
         """A deleted account's seats here (and their chat lines) go by ``name``, linked to
         nobody (the database has been updated already; storing again covers a seat written
         meanwhile)."""
+        if not self.owner:
+            await self._remote("forget_account", user_id, name)
+            return
         async with self.lock:
             mine = {s for s, info in self.row.seats.items() if info.user_id == user_id}
             if not mine:
@@ -421,6 +443,9 @@ class Table:
             self._broadcast_table()
 
     async def add_bot(self, seat: object, spec: object, by: str | None) -> None:
+        if not self.owner:
+            await self._remote("add_bot", seat, spec, by)
+            return
         async with self.lock:
             self.require_seat(by)
             number = self._free_seat(seat)
@@ -438,6 +463,8 @@ class Table:
     async def seat_bot_account(self, seat: object, by: str | None, user_id: int, name: str) -> str:
         """Seat a connected bot account (invited by a person seated here); returns the seat
         token to send it.  It plays through the websocket like a person."""
+        if not self.owner:
+            return str(await self._remote("seat_bot_account", seat, by, user_id, name))
         async with self.lock:
             self.require_seat(by)
             return await self._seat_person(self._free_seat(seat), name, user_id, True)
@@ -456,6 +483,9 @@ class Table:
 
         A person who leaves a running game keeps their token's claim on the seat: the
         bot gives it back when they return (:meth:`take_back`)."""
+        if not self.owner:
+            await self._remote("leave", seat, by)
+            return
         async with self.lock:
             holder = self.require_seat(by)
             if not isinstance(seat, int) or seat not in self.row.seats:
@@ -493,6 +523,9 @@ class Table:
 
     async def take_back(self, seat: object, by: str | None) -> None:
         """The person who left ``seat`` to a bot takes it back while the game runs."""
+        if not self.owner:
+            await self._remote("take_back", seat, by)
+            return
         async with self.lock:
             if not isinstance(seat, int) or isinstance(seat, bool):
                 raise ClientError("bad_seat", "a seat is a number")
@@ -527,6 +560,7 @@ class Table:
         """Clients playing ``seat`` play ``now`` (None: they watch) from here on: they are
         told so, then shown the table as they now see it (call it after the change has
         been broadcast, so the snapshot they get is the new one)."""
+        self._publish({"kind": "reseat", "seat": seat, "now": now})
         for client in list(self.clients):
             if client.seat == seat:
                 client.seat = now
@@ -534,6 +568,9 @@ class Table:
                 client.push(self.snapshot_text(now))
 
     async def start(self, by: str | None) -> None:
+        if not self.owner:
+            await self._remote("start", by)
+            return
         async with self.lock:
             self.require_seat(by)
             if self.row.status != OPEN:
@@ -575,6 +612,9 @@ class Table:
     async def accept(self, by: str | None) -> None:
         """The person offered a seat in this rematch takes it (again: nothing changes; after
         the start, the bot playing it gives it back)."""
+        if not self.owner:
+            await self._remote("accept", by)
+            return
         async with self.lock:
             if self.seat_of(by) is not None:
                 return
@@ -607,6 +647,9 @@ class Table:
     async def decline(self, by: str | None) -> None:
         """The person offered a seat in this rematch says no: a bot plays it (and gives it
         back if they accept after all)."""
+        if not self.owner:
+            await self._remote("decline", by)
+            return
         async with self.lock:
             seat = self.held(by, INVITED)
             if seat is None:
@@ -619,7 +662,7 @@ class Table:
         """The rematch's wait is over: bots take the seats not accepted, then it starts (or
         expires, if no person accepted)."""
         async with self.lock:
-            if self.row.status != OPEN or self.closed:
+            if self.row.status != OPEN or self.closed or not self.owner:
                 return
             for info in list(self.row.seats.values()):
                 if info.kind == INVITED:
@@ -675,7 +718,7 @@ class Table:
             return
         self.state = state = self.game.new_state(row.seed, decks=row.decks, **row.setup)
         for seat, info in row.seats.items():
-            if info.kind == "bot":
+            if info.kind == "bot" and self.owner:
                 self._make_bot(seat)
         for action_row in row.actions:
             action = self.game.action_from_wire(action_row.action)
@@ -695,7 +738,7 @@ class Table:
     # --- a game nobody plays any more --------------------------------------------------------
     def _watch_people(self) -> None:
         """If no person is seated in a running game, end it as abandoned after a grace period."""
-        if any(info.kind == "human" for info in self.row.seats.values()):
+        if not self.owner or any(info.kind == "human" for info in self.row.seats.values()):
             return
         loop = asyncio.get_running_loop()
         loop.call_later(self.room.settings.abandon_grace, lambda: self.room.spawn(self._abandon()))
@@ -743,6 +786,9 @@ class Table:
     # --- the authoritative path ----------------------------------------------------------------
     async def act(self, seat: int, wire: object, version: object) -> None:
         """Apply one action for ``seat`` (``TABLE`` for the table) seen at ``version``."""
+        if not self.owner:
+            await self._remote("act", seat, wire, version)
+            return
         async with self.lock:
             await self._act_locked(seat, wire, version)
 
@@ -797,9 +843,15 @@ class Table:
             except Exception:
                 log.exception("table %s: storing action %d failed; replaying", self.id, row.n)
                 self._rollback_last()
+                if self.leased:  # maybe another process stored one while this one stalled
+                    self.room.spawn(self.refresh())  # past its lease: take the stored game
                 raise ClientError(
                     "storage", "the server could not save that action: try again"
                 ) from None
+            self._publish(
+                {"kind": "action", "version": state.version, "seat": seat, "action": row.action,
+                 "by_clock": by_clock, "at": now}
+            )  # fmt: skip
             self._saved(seat, events, now, results, by_clock)
         finally:
             self.storing = False
@@ -969,6 +1021,7 @@ class Table:
             client.push(text)
 
     def _broadcast_table(self) -> None:
+        self._publish({"kind": "table"})
         self.changes += 1
         self.room.table_changed()
         if self.clients:
@@ -977,6 +1030,7 @@ class Table:
                 client.push(text)
 
     def notify(self, message: dict[str, Any]) -> None:
+        self._publish({"kind": "notify", "message": message})
         text = encode(message)
         for client in list(self.clients):
             client.push(text)
@@ -985,7 +1039,7 @@ class Table:
     def _kick_bots(self) -> None:
         """Start a decision for every bot seat that may act now and is not already thinking."""
         state = self.state
-        if state is None or self.closed or state.is_terminal():
+        if state is None or self.closed or state.is_terminal() or not self.owner:
             return
         to_act = state.to_act()
         version = state.version
@@ -1070,7 +1124,7 @@ class Table:
     def _arm_clock(self) -> None:
         self._cancel_clock()
         info = self.clock_info()
-        if info is None or self.closed:
+        if info is None or self.closed or not self.owner:
             return
         deadlines = list(info.get("deadlines", {}).values())
         if "phase_deadline" in info:
@@ -1124,6 +1178,9 @@ class Table:
         """Store a chat line of ``seat`` (None: the spectator at ``address``), then show it
         to everyone at the table.  Its name is the server's: the seat's, or "Spectator N"."""
         clean = chat_line(text)
+        if not self.owner:
+            await self._remote("say", seat, address, text)
+            return
         async with self.lock:
             total, by_spectators = self.chat_counts
             if total >= MAX_CHAT_LINES:
@@ -1161,6 +1218,109 @@ class Table:
         if not self.chat:
             return None
         return encode({"type": "chat", "lines": [line.to_json() for line in self.chat]})
+
+    # --- the room on several processes ---------------------------------------------------------
+    def _publish(self, message: dict[str, Any]) -> None:
+        """Tell the table's replicas in other processes what changed (its owner only)."""
+        cluster = self.room.cluster
+        if self.leased and cluster is not None:
+            cluster.publish(self.id, {"table": self.id, **message})
+
+    async def _remote(self, method: str, *args: Any) -> Any:
+        """A replica's request, run by the table's owner; back here once this replica shows
+        its outcome (an action's update, or the table as stored)."""
+        cluster = self.room.cluster
+        assert cluster is not None
+        value = await cluster.call(self, method, list(args))
+        if self.owner:  # the owner was gone: this process took the table and ran it here
+            return value
+        if method == "act":
+            await self._reach(int(value))
+        else:
+            await self.refresh()
+        return value
+
+    async def _reach(self, version: int) -> None:
+        """Until this replica is at ``version`` (read from the database if the owner's
+        update is slow to come)."""
+        if self.version >= version:
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters.append((version, future))
+        try:
+            await asyncio.wait_for(future, 5.0)
+        except TimeoutError:
+            await self.refresh()
+
+    def _wake(self) -> None:
+        version = self.version
+        still = []
+        for wanted, future in self._waiters:
+            if wanted <= version:
+                if not future.done():
+                    future.set_result(None)
+            else:
+                still.append((wanted, future))
+        self._waiters = still
+
+    async def follow(self, message: dict[str, Any]) -> None:
+        """Apply a change the owner published (a replica only)."""
+        kind = message.get("kind")
+        if kind == "action":
+            state = self.state
+            version = message["version"]
+            if state is None or version > state.version + 1:  # missed some: read them
+                await self.refresh()
+            elif version == state.version + 1:
+                seat, at = message["seat"], message["at"]
+                events = state.apply(self.game.action_from_wire(message["action"]), seat)
+                self._saved(seat, events, at, state.results(), message["by_clock"])
+                self._wake()
+        elif kind == "table":
+            await self.refresh()
+        elif kind == "notify":
+            shown = message["message"]
+            if shown.get("type") == "chat":
+                self.chat.extend(ChatRow(**line) for line in shown["lines"])
+                del self.chat[:-CHAT_KEEP]
+            self.notify(shown)
+        elif kind == "reseat":
+            self._reseat(message["seat"], message["now"])
+
+    async def refresh(self) -> None:
+        """Rebuild the table from the database (a replica catching up, or a process
+        taking the table over) and show its clients what changed."""
+        row = await self.room.db.run(partial(storage.load_table, table_id=self.id))
+        if row is None or (not self.owner and len(row.actions) < self.version):
+            return  # read before the last update this replica applied: nothing new
+        before, status = self.version, self.row.status
+        self._cancel_clock()
+        self.row = row
+        self.state = None
+        self.entries, self.bots, self.bot_inbox, self.bot_waiting = [], {}, {}, {}
+        self.clock_moves, self.replays = set(), {}
+        self.chat, self.chat_counts = row.chat, row.chat_counts
+        self.restore()
+        if row.status in OVER and status not in OVER:
+            self.room.finished(self)
+        self._broadcast_table()
+        if self.state is not None and (self.version != before or row.status != status):
+            for client in list(self.clients):
+                client.push(self.snapshot_text(client.seat, before))
+        self._wake()
+
+    async def become_owner(self) -> None:
+        """This process took the table's lease: run it from its stored actions."""
+        self.owner = self.leased = True
+        self.owner_name = None
+        await self.refresh()
+
+    async def become_replica(self) -> None:
+        """Another process took the table's lease: follow it."""
+        self.owner = self.leased = False
+        self.owner_name = None
+        self._cancel_clock()
+        await self.refresh()
 
     # --- clients -------------------------------------------------------------------------------
     def join(self, client: Listener) -> None:
@@ -1202,6 +1362,9 @@ class Room:
             del self.bot_links[user_id]
             link.end("revoked", "this bot's token was revoked or its account deleted")
 
+        self.cluster: Cluster | None = None
+        """This process's part in a room run as several (None: the room is this process)."""
+
     def table_changed(self) -> None:
         for watcher in self.watchers:
             watcher()
@@ -1235,8 +1398,12 @@ class Room:
         """Rebuild every unfinished game by replay; bots and clocks resume.
 
         A game whose stored rows no longer replay is marked broken (and logged
-        once); every other game restores."""
-        ids = await self.db.run(partial(storage.table_ids, status=PLAYING))
+        once); every other game restores.  With several processes, only the games that
+        no process runs (see :mod:`.leases`)."""
+        if self.cluster is not None:
+            ids = await self.db.run(leases.orphans)
+        else:
+            ids = await self.db.run(partial(storage.table_ids, status=PLAYING))
         restored = 0
         for table_id in ids:
             try:
@@ -1277,12 +1444,21 @@ class Room:
             raise _broken_error()
         if row.status == EXPIRED:
             raise ClientError("expired", "this table expired: nobody sat at it for a long time")
+        owner = True
+        if self.cluster is not None and row.status not in OVER:
+            owner = await self.cluster.claim(table_id)
+            if not owner:  # read again, now that the owner's updates reach us
+                row = await self.db.run(partial(storage.load_table, table_id=table_id)) or row
         try:
             table = Table(self, row)
+            table.owner = owner
+            table.leased = owner and self.cluster is not None
             table.restore()
         except Exception as exc:
             raise await self._broken(table_id, exc) from None
         self.tables[table_id] = table
+        if not owner and self.cluster is not None:
+            self.cluster.loaded(table)
         if row.status in OVER:
             self.finished(table)
         return table
@@ -1355,6 +1531,8 @@ class Room:
         )  # fmt: skip
         await self.db.run(partial(storage.insert_table, row=row))
         table = Table(self, row)
+        if self.cluster is not None:
+            table.leased = await self.cluster.claim(row.id)
         self.tables[row.id] = table
         if address is not None:
             self.opened_by.setdefault(address, set()).add(row.id)
@@ -1388,6 +1566,8 @@ class Room:
         everyone has answered, or after ``Settings.rematch_wait`` seconds, with bots in
         the seats not accepted (their people may still take them back).  People who left
         the game to a bot are not asked: their bots play on."""
+        if not table.owner and self.cluster is not None:
+            return await self.get(await self.cluster.call(table, "rematch", [by]))
         async with table.lock:
             seat = table.require_seat(by)
             if table.row.status != FINISHED:
@@ -1468,6 +1648,9 @@ class Room:
             return
         table.close()
         del self.tables[table_id]
+        if self.cluster is not None:
+            self.spawn(self.cluster.release(table_id) if table.leased else
+                       self.cluster.unfollow(table_id))  # fmt: skip
 
     async def lobby(self) -> list[dict[str, Any]]:
         rows = await self.db.run(partial(storage.list_tables, statuses=(OPEN, PLAYING)))
@@ -1503,7 +1686,8 @@ class Room:
                 continue
             async with table.lock:
                 row = table.row
-                if row.status != OPEN or any(s.kind == "human" for s in row.seats.values()):
+                people = any(s.kind == "human" for s in row.seats.values())
+                if not table.owner or row.status != OPEN or people:
                     continue
                 await self.db.run(partial(storage.update_table, table_id=row.id, status=EXPIRED))
                 row.status = EXPIRED

@@ -1,0 +1,321 @@
+"""The room on several processes: leases in the database, messages through Redis.
+
+Each table is run by one process, the holder of its lease (:mod:`.leases`): it alone
+validates, applies and stores actions, runs the table's clock and bots, and
+publishes what changed on the table's Redis channel (``tt:table:{id}``).  Any other
+process with clients at that table keeps a *replica*: the same :class:`Table`,
+rebuilt from the stored actions and then following the owner's messages (each
+action is applied through the engine again), so it builds every seat's own view
+for its own connections exactly as the owner does.  What its clients ask for
+(actions, seats, chat) it forwards to the owner on the owner's channel
+(``tt:process:{name}``) and relays the answer.
+
+Failover: every process renews its leases every third of their life and looks for
+games that nobody runs; when an owner dies its leases expire, and another process
+takes its tables by replaying their stored actions (a replica it holds is promoted
+in place, its clients keep their connection).  Clients of the dead process
+reconnect to another one and catch up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import secrets
+import socket
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+import orjson
+import redis.asyncio as aioredis
+
+from tripletopper.server import leases
+
+if TYPE_CHECKING:
+    from tripletopper.server.tables import Room, Table
+
+log = logging.getLogger("tripletopper.server")
+
+CALL_TIMEOUT = 3.0
+"""Seconds a forwarded request waits for the owner's answer before looking again at
+who owns the table (a dead owner's lease expires within ``leases.TTL``)."""
+CALLS = frozenset(
+    {"act", "take_seat", "add_bot", "leave", "take_back", "start", "accept", "decline", "say",
+     "rematch"}
+)  # fmt: skip
+"""What another process may ask a table's owner to do (the Table methods of those names)."""
+
+
+def table_channel(table_id: str) -> str:
+    return f"tt:table:{table_id}"
+
+
+def process_channel(name: str) -> str:
+    return f"tt:process:{name}"
+
+
+class Cluster:
+    """This process's part in a room run as several."""
+
+    def __init__(self, room: Room, url: str, ttl: float = leases.TTL) -> None:
+        self.room = room
+        self.ttl = ttl
+        self.name = f"{socket.gethostname()[:32]}-{os.getpid()}-{secrets.token_hex(3)}"
+        self.redis = aioredis.Redis.from_url(url)
+        self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        self.outbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
+        self.calls: dict[str, asyncio.Future[Any]] = {}
+        self.inbox: dict[str, list[dict[str, Any]]] = {}
+        """The owner's messages each replica has yet to apply, in order."""
+        self.following: dict[str, list[dict[str, Any]] | None] = {}
+        """Tables this process follows: messages waiting while the replica loads (a list),
+        or None once it is loaded."""
+        self._tasks: list[asyncio.Task[None]] = []
+
+    async def start(self) -> None:
+        await self.pubsub.subscribe(process_channel(self.name))
+        loop = asyncio.get_running_loop()
+        self._tasks = [
+            loop.create_task(self._listen()),
+            loop.create_task(self._publisher()),
+            loop.create_task(self._leases()),
+        ]
+
+    async def stop(self) -> None:
+        """Hand every lease back at once (other processes take the tables without waiting
+        for them to expire), then disconnect."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        mine = [t.id for t in self.room.tables.values() if t.owner]
+        with contextlib.suppress(Exception):
+            await self.room.db.run(partial(leases.release, owner=self.name, table_ids=mine))
+        with contextlib.suppress(Exception):
+            await self.pubsub.aclose()  # type: ignore[no-untyped-call]
+            await self.redis.aclose()
+
+    # --- ownership ---------------------------------------------------------------------------
+    async def claim(self, table_id: str) -> bool:
+        """Take the table's lease if nobody holds it; else follow the owner's channel
+        (before the caller reads the table, so that no update falls in between)."""
+        if await self.room.db.run(partial(leases.take, table_id=table_id, owner=self.name)):
+            return True
+        if table_id not in self.following:
+            self.following[table_id] = []
+            await self.pubsub.subscribe(table_channel(table_id))
+        return False
+
+    async def owner_of(self, table_id: str) -> str | None:
+        return await self.room.db.run(partial(leases.owner_of, table_id=table_id))
+
+    def loaded(self, table: Table) -> None:
+        """A replica is loaded: apply what the owner published meanwhile."""
+        waiting = self.following.get(table.id)
+        self.following[table.id] = None
+        for message in waiting or []:
+            self._deliver(table, message)
+
+    def _deliver(self, table: Table, message: dict[str, Any]) -> None:
+        """Apply the owner's messages to a replica one after the other, each table on its
+        own (a replica reading the database holds up its own table only)."""
+        queue = self.inbox.setdefault(table.id, [])
+        queue.append(message)
+        if len(queue) == 1:
+            self.room.spawn(self._drain(table, queue))
+
+    async def _drain(self, table: Table, queue: list[dict[str, Any]]) -> None:
+        try:
+            while queue:
+                if not table.owner:
+                    await table.follow(queue[0])
+                queue.pop(0)
+        except Exception:
+            log.exception("table %s: an update could not be applied; reading it again", table.id)
+            queue.clear()
+            with contextlib.suppress(Exception):
+                await table.refresh()
+        finally:
+            if self.inbox.get(table.id) is queue and not queue:
+                del self.inbox[table.id]
+
+    async def unfollow(self, table_id: str) -> None:
+        if self.following.pop(table_id, 0) != 0:
+            with contextlib.suppress(Exception):
+                await self.pubsub.unsubscribe(table_channel(table_id))
+
+    async def release(self, table_id: str) -> None:
+        await self.room.db.run(partial(leases.release, owner=self.name, table_ids=[table_id]))
+
+    async def _leases(self) -> None:
+        """Renew this process's leases; take games nobody runs (their owner died)."""
+        while True:
+            await asyncio.sleep(self.ttl / 3)
+            try:
+                held = await self.room.db.run(partial(leases.renew, owner=self.name, ttl=self.ttl))
+                for table in list(self.room.tables.values()):
+                    if table.owner and table.leased and table.id not in held:
+                        log.warning("table %s: lease lost; following its new owner", table.id)
+                        await self.follow_instead(table)
+                for table_id in await self.room.db.run(leases.orphans):
+                    await self.adopt(table_id)
+            except Exception:
+                log.exception("renewing or taking leases failed")
+
+    async def adopt(self, table_id: str) -> bool:
+        """Run a table nobody runs: promote its replica here, or load it as its owner."""
+        table = self.room.tables.get(table_id)
+        if table is None:
+            with contextlib.suppress(Exception):
+                await self.room.get(table_id)  # takes the lease if it is free
+            return True
+        if table.owner:
+            return True
+        if not await self.room.db.run(partial(leases.take, table_id=table_id, owner=self.name)):
+            return False
+        log.info("table %s: its owner is gone; running it here", table_id)
+        await self.unfollow(table_id)
+        await table.become_owner()
+        return True
+
+    async def follow_instead(self, table: Table) -> None:
+        self.following[table.id] = []
+        await self.pubsub.subscribe(table_channel(table.id))
+        await table.become_replica()
+        self.loaded(table)
+
+    # --- messages ------------------------------------------------------------------------------
+    def publish(self, table_id: str, message: dict[str, Any]) -> None:
+        """Send a table's change to its replicas (in order, by one publisher)."""
+        self.send(table_channel(table_id), message)
+
+    def send(self, channel: str, message: dict[str, Any]) -> None:
+        self.outbox.put_nowait((channel, orjson.dumps(message)))
+
+    async def _publisher(self) -> None:
+        """Publish what waits in the outbox, in order, in one round trip per batch (on one
+        connection: a connection per message would not scale)."""
+        while True:
+            batch = [await self.outbox.get()]
+            while not self.outbox.empty():
+                batch.append(self.outbox.get_nowait())
+            for attempt in range(3):
+                try:
+                    async with self.redis.pipeline(transaction=False) as pipe:
+                        for channel, data in batch:
+                            pipe.publish(channel, data)
+                        await pipe.execute()
+                    break
+                except Exception:
+                    log.exception("publishing %d message(s) failed", len(batch))
+                    await asyncio.sleep(0.1 * (attempt + 1))
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                message = await self.pubsub.get_message(timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("reading from Redis failed")
+                await asyncio.sleep(0.5)
+                continue
+            if message is None or message.get("type") != "message":
+                continue
+            try:
+                data = orjson.loads(message["data"])
+                await self._received(data)
+            except Exception:
+                log.exception("a cluster message could not be handled")
+
+    async def _received(self, data: dict[str, Any]) -> None:
+        kind = data.get("kind")
+        if kind == "call":
+            self.room.spawn(self._answer(data))
+        elif kind == "reply":
+            future = self.calls.pop(data["id"], None)
+            if future is not None and not future.done():
+                future.set_result(data)
+        else:  # a table's change, from its owner
+            table_id = data["table"]
+            waiting = self.following.get(table_id, 0)
+            if isinstance(waiting, list):
+                waiting.append(data)
+                return
+            table = self.room.tables.get(table_id)
+            if table is not None and not table.owner:
+                self._deliver(table, data)
+
+    # --- forwarded requests --------------------------------------------------------------------
+    async def call(self, table: Table, method: str, args: list[Any]) -> Any:
+        """Ask the table's owner to run ``method(*args)``; its answer (or its refusal,
+        raised as the same :class:`ClientError`).  An owner that is gone for good is
+        replaced by this process, which then runs it itself."""
+        from tripletopper.server.tables import ClientError
+
+        for _attempt in range(3):
+            owner = table.owner_name or await self.owner_of(table.id)
+            if owner in (None, self.name) and await self.adopt(table.id):
+                return await run_call(self.room, table, method, args)
+            if owner is None:
+                continue
+            table.owner_name = owner
+            request_id = secrets.token_hex(8)
+            future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+            self.calls[request_id] = future
+            request = {"kind": "call", "id": request_id, "from": self.name, "table": table.id,
+                       "method": method, "args": args}  # fmt: skip
+            self.send(process_channel(owner), request)
+            try:
+                reply = await asyncio.wait_for(future, CALL_TIMEOUT)
+            except TimeoutError:
+                table.owner_name = None
+                if await self.owner_of(table.id) == owner:  # alive but slow: it may still
+                    raise ClientError(  # do it, so asking again could do it twice
+                        "storage", "the table's server is slow to answer: look again shortly"
+                    ) from None
+                continue  # its owner is gone: ask the next one
+            finally:
+                self.calls.pop(request_id, None)
+            if reply.get("moved"):
+                table.owner_name = None
+                continue
+            error = reply.get("error")
+            if error is not None:
+                raise ClientError(error.pop("code"), error.pop("message"), **error.pop("extra"))
+            return reply.get("value")
+        raise ClientError("storage", "the table's server is not answering: try again shortly")
+
+    async def _answer(self, data: dict[str, Any]) -> None:
+        from tripletopper.server.tables import ClientError
+
+        reply: dict[str, Any] = {"kind": "reply", "id": data["id"]}
+        table = self.room.tables.get(data["table"])
+        method = data.get("method")
+        if table is None or not table.owner or method not in CALLS:
+            reply["moved"] = True
+        else:
+            try:
+                reply["value"] = await run_call(self.room, table, method, data["args"])
+            except ClientError as exc:
+                reply["error"] = {"code": exc.code, "message": exc.message, "extra": exc.extra}
+            except Exception:
+                log.exception("table %s: forwarded %s failed", table.id, method)
+                text = "the server could not handle that request"
+                reply["error"] = {"code": "internal", "message": text, "extra": {}}
+        self.send(process_channel(data["from"]), reply)
+
+
+async def run_call(room: Room, table: Table, method: str, args: list[Any]) -> Any:
+    """Run a forwarded request on the table this process owns; a JSON-ready answer."""
+    if method == "rematch":
+        return (await room.rematch(table, *args)).id
+    if method == "act":
+        await table.act(*args)
+        return table.version
+    run: Callable[..., Any] = getattr(table, method)
+    return await run(*args)

@@ -1,0 +1,307 @@
+"""The room on two processes (real servers on a throwaway PostgreSQL and Redis): people
+at one table connected to different processes play together, and when the process
+running the table is killed, the other takes it over and the game goes on."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.server.helpers import free_port, open_table, play_randomly, start_server
+from tests.server.test_hostile import hello, people_table, refusal, until
+from tests.server.test_play import allowed_cards, cards_in
+from tests.server.test_restart import until_a_person_must_act
+from tests.server.test_seats import room
+from tripletopper.record import Record
+from tripletopper.server import leases, storage
+from tripletopper.server.client import TableClient, expand
+from tripletopper.server.storage import ActionRow, Database
+
+
+@pytest.fixture
+def two_processes(
+    tmp_path, postgres_url, redis_server
+) -> Iterator[tuple[list[str], list[subprocess.Popen[bytes]]]]:
+    """Two room processes sharing one database and one Redis: their base URLs and them."""
+    ports = [free_port(), free_port()]
+    processes: list[subprocess.Popen[bytes]] = []
+    try:
+        for port in ports:
+            processes.append(
+                start_server(str(tmp_path), port, "--db", postgres_url, "--redis", redis_server)
+            )
+        yield [f"http://127.0.0.1:{port}" for port in ports], processes
+    finally:
+        for process in processes:
+            process.kill()
+            process.wait()
+
+
+def room_processes(pid: int) -> list[int]:
+    """The processes uvicorn's supervisor ``pid`` runs the room in (not its helpers)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return [int(c) for c in children if b"resource_tracker" not in
+            Path(f"/proc/{c}/cmdline").read_bytes()]  # fmt: skip
+
+
+def stored(db_url: str, table_id: str) -> tuple[Record, str | None]:
+    """The table's stored game, and the process that holds its lease."""
+    db = Database(db_url)
+    row = db.run_now(lambda conn: storage.load_table(conn, table_id))
+    owner = db.run_now(lambda conn: leases.owner_of(conn, table_id))
+    db.stop()
+    assert row is not None
+    record = Record(
+        game=row.game, players=row.players, options=row.options, seed=row.seed,
+        actions=[(a.seat, a.action) for a in row.actions],
+    )  # fmt: skip
+    return record, owner
+
+
+def table_across(
+    bases: list[str], options: dict[str, int], turn_clock: float | None = None
+) -> tuple[str, list[str]]:
+    """Ann opens a 4-seat table on the first process; Bob sits down, adds two bots and
+    starts it on the second (each request forwarded to the table's owner)."""
+    with (
+        httpx.Client(base_url=bases[0], timeout=30) as one,
+        httpx.Client(base_url=bases[1], timeout=30) as two,
+    ):
+        r = one.post("/api/tables", json={"game": "thirty-two", "players": 4,
+                                          "options": options, "name": "Ann",
+                                          "turn_clock": turn_clock})  # fmt: skip
+        r.raise_for_status()
+        table_id, tokens = r.json()["table"]["id"], [r.json()["token"]]
+        r = two.post(f"/api/tables/{table_id}/seats/1", json={"name": "Bob"})
+        r.raise_for_status()
+        tokens.append(r.json()["token"])
+        assert [s["name"] for s in r.json()["table"]["seats"]] == ["Ann", "Bob", None, None]
+        head = {"X-Seat-Token": tokens[1]}
+        for seat in (2, 3):
+            r = two.post(f"/api/tables/{table_id}/seats/{seat}/bot", json={"bot": "heuristic"},
+                         headers=head)  # fmt: skip
+            r.raise_for_status()
+        r = two.post(f"/api/tables/{table_id}/seats/1/bot", json={"bot": "heuristic"},
+                     headers=head)  # fmt: skip
+        assert r.status_code == 400 and r.json()["code"] == "seat_taken"  # the owner's refusal
+        r = two.post(f"/api/tables/{table_id}/start", headers=head)
+        r.raise_for_status()
+        assert r.json()["table"]["status"] == "playing"
+    return table_id, tokens
+
+
+def updates_of(client: TableClient) -> list[int]:
+    return [m["version"] for m in client.messages if m.get("type") == "update"]
+
+
+def test_two_people_on_two_processes_play_a_whole_game(two_processes, postgres_url):
+    bases, processes = two_processes
+    table_id, tokens = table_across(bases, {"counters": 4})
+
+    async def game() -> list[TableClient]:
+        clients = [TableClient(base, table_id, token, record=True)
+                   for base, token in zip(bases, tokens, strict=True)]  # fmt: skip
+        spectator = TableClient(bases[1], table_id, record=True)
+        for client in [*clients, spectator]:
+            await client.start()
+        bob = clients[1]  # a bad action, forwarded: the owner's refusal, and nothing changes
+        await bob.send({"type": "action", "action": {"nonsense": 1}, "version": bob.version})
+        await bob.wait(lambda c: bool(c.errors))
+        assert bob.errors.pop()["code"] == "malformed"  # (bots may move meanwhile)
+        await play_randomly(clients, random.Random(3))
+        await spectator.wait(lambda c: c.finished)
+        await clients[0].say("well played")
+        await clients[1].wait(lambda c: any(line["text"] == "well played" for line in c.chat))
+        for client in [*clients, spectator]:
+            await client.close()
+        return [*clients, spectator]
+
+    ann, bob, spectator = asyncio.run(game())
+    record, owner = stored(postgres_url, table_id)
+    assert owner is not None and f"-{processes[0].pid}-" in owner  # the second forwarded
+    final = record.replay()
+    assert final.is_terminal()
+    last = final.version
+    for client in (ann, bob, spectator):
+        assert client.finished and client.version == last
+        assert client.results == final.results().to_json()
+        seen = updates_of(client)  # every action reached every client, once, in order
+        assert seen == sorted(set(seen)) and seen[-1] == last
+        states = [m["version"] for m in client.messages if m.get("type") == "state"]
+        assert set(range(min(states), last + 1)) <= set(seen) | set(states)
+    for client, seat in ((ann, 0), (bob, 1), (spectator, None)):  # each as its seat sees
+        allowed = allowed_cards(record, seat)
+        for message in client.messages:
+            version = message.get("version")
+            if version is None:
+                assert not cards_in(message), message
+            else:
+                leaked = cards_in(message) - allowed[version]
+                assert not leaked, f"seat {seat} got {leaked} at version {version}"
+        assert client.observation == (
+            final.public_observation() if seat is None else final.observation(seat)
+        )
+
+
+def test_kill_9_of_the_owner_the_other_process_takes_the_table_and_the_game_goes_on(
+    two_processes, postgres_url
+):
+    """Ann plays on the owner, Bob on the other process.  The owner is killed while a
+    person must act: within 10 s the other process runs the table (the turn clock
+    plays for the person who waits, then the bots move), Ann reconnects there, and the
+    two finish the game; nothing any client saw is lost."""
+    bases, processes = two_processes
+    table_id, tokens = table_across(bases, {"counters": 30}, turn_clock=3)
+    rng = random.Random(11)
+
+    async def scenario() -> tuple[int, TableClient, TableClient]:
+        ann = TableClient(bases[0], table_id, tokens[0], reconnect=False)
+        bob = TableClient(bases[1], table_id, tokens[1], record=True)
+        for client in (ann, bob):
+            await client.start()
+        await play_randomly([ann, bob], rng, until_version=8)
+        await until_a_person_must_act([ann, bob])
+        seen = max(ann.version, bob.version)
+        os.kill(processes[0].pid, signal.SIGKILL)
+        killed = time.monotonic()
+        await ann.close()
+        mark = len(bob.messages)
+        # The clock plays for whoever waits, once the table runs again: within 10 s.
+        await bob.wait(lambda c: any(m.get("by_clock") for m in c.messages[mark:]), timeout=10)
+        assert time.monotonic() - killed < 10
+        after = [m for m in bob.messages[mark:] if m.get("type") == "update"]
+        assert after[0]["version"] == seen + 1  # resumed where every client was
+        ann = TableClient(bases[1], table_id, tokens[0], record=True)
+        await ann.start()
+        assert ann.version >= seen
+        await play_randomly([ann, bob], rng)
+        actors = {m["actor"] for m in bob.messages[mark:] if m.get("type") == "update"}
+        assert {2, 3} & actors  # the bots moved after the takeover
+        await ann.close()
+        await bob.close()
+        return seen, ann, bob
+
+    seen, ann, bob = asyncio.run(scenario())
+    record, owner = stored(postgres_url, table_id)
+    final = record.replay()
+    assert final.is_terminal() and final.version > seen
+    assert owner is None or f"-{processes[1].pid}-" in owner
+    assert ann.finished and bob.finished and ann.version == bob.version == final.version
+    versions = updates_of(bob)  # Bob saw every action once, in order, across the takeover
+    assert versions == list(range(versions[0], final.version + 1))
+
+
+def test_serve_workers_runs_the_room_as_several_processes_on_one_port(
+    tmp_path, postgres_url, redis_server
+):
+    """``serve --workers 2``: two room processes behind one port; connections land on
+    either, and a game of two people and two bots is played to its end through it."""
+    port = free_port()
+    server = start_server(
+        str(tmp_path), port, "--db", postgres_url, "--redis", redis_server, "--workers", "2"
+    )
+    try:
+        assert len(room_processes(server.pid)) == 2
+        base = f"http://127.0.0.1:{port}"
+        table_id, tokens = open_table(base, players=4, humans=2, options={"counters": 4})
+
+        async def game() -> list[TableClient]:
+            clients = [TableClient(base, table_id, token) for token in tokens]
+            for client in clients:
+                await client.start()
+            await play_randomly(clients, random.Random(8))
+            for client in clients:
+                await client.close()
+            return clients
+
+        clients = asyncio.run(game())
+        record, _owner = stored(postgres_url, table_id)
+        assert record.replay().is_terminal()
+        assert all(c.finished and c.version == len(record.actions) for c in clients)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_serve_refuses_several_processes_without_redis_and_postgresql(tmp_path):
+    from click.testing import CliRunner
+
+    from tripletopper.cli import cli
+
+    runner = CliRunner()
+    here = ["serve", "--port", "1", "--data-dir", str(tmp_path)]
+    alone = runner.invoke(cli, [*here, "--workers", "2"])
+    assert alone.exit_code == 2 and "--workers needs --redis" in alone.output
+    sqlite = runner.invoke(cli, [*here, "--redis", "redis://127.0.0.1:1/0"])
+    assert sqlite.exit_code == 2 and "--db postgresql" in sqlite.output
+    assert not list(tmp_path.iterdir())  # refused before anything was made
+
+
+def test_an_owner_that_stalls_past_its_lease_gives_the_table_up_and_follows(
+    two_processes, postgres_url
+):
+    """The owner is stopped (SIGSTOP) until its lease expires: the other process takes
+    the table and its clock plays on.  Resumed, the old owner stores nothing of its own
+    (an action number is stored once), learns it lost the lease, and from then on
+    follows: its client sees the same game and plays it to the end through it."""
+    bases, processes = two_processes
+    table_id, tokens = table_across(bases, {"counters": 30}, turn_clock=2)
+    rng = random.Random(4)
+
+    async def scenario() -> tuple[TableClient, TableClient]:
+        ann = TableClient(bases[0], table_id, tokens[0], record=True)
+        bob = TableClient(bases[1], table_id, tokens[1], record=True)
+        for client in (ann, bob):
+            await client.start()
+        await play_randomly([ann, bob], rng, until_version=6)
+        os.kill(processes[0].pid, signal.SIGSTOP)
+        try:
+            mark = len(bob.messages)
+            await bob.wait(lambda c: any(m.get("by_clock") for m in c.messages[mark:]), 15)
+        finally:
+            os.kill(processes[0].pid, signal.SIGCONT)
+        # Ann's process catches up with the new owner's game, and forwards to it.
+        await ann.wait(lambda c: c.version >= bob.version, timeout=15)
+        await play_randomly([ann, bob], rng)
+        await ann.wait(lambda c: c.finished)
+        await ann.close()
+        await bob.close()
+        return ann, bob
+
+    ann, bob = asyncio.run(scenario())
+    record, owner = stored(postgres_url, table_id)
+    final = record.replay()
+    assert final.is_terminal()
+    assert owner is None or f"-{processes[1].pid}-" in owner
+    assert ann.version == bob.version == final.version
+    assert ann.observation == final.observation(0) and bob.observation == final.observation(1)
+
+
+def test_an_owner_that_finds_its_action_number_taken_plays_on_from_the_stored_game(tmp_path):
+    """An owner that stalled past its lease may find that the next action number was
+    stored meanwhile by the process that took over: its own action is refused
+    (``storage``, nothing of it is kept) and it takes the stored game instead."""
+    with room(tmp_path) as client:
+        table_id, tokens = people_table(client, "thirty-two", ["Ann", "Bob", "Cat"])
+        table = client.app.state.room.tables[table_id]
+        table.leased = True  # as on one of several processes
+        seat = table.state.to_act()[0]
+        theirs, mine = expand(table.view(seat)["legal"])[:2]
+        other = ActionRow(0, seat, theirs, time.time())  # stored by another process
+        table.room.db.run_now(lambda conn: storage.add_action(conn, table_id, other))
+        with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+            hello(ws, tokens[seat])
+            ws.send_json({"type": "action", "action": mine, "version": 0})
+            assert refusal(ws)["code"] == "storage"
+            state = until(ws, "state", skip=("table",))
+            assert state["version"] == 1
+        assert [table.game.action_to_wire(a) for _s, a in table.state.history] == [theirs]
