@@ -1354,6 +1354,8 @@ class Room:
         self._tasks: set[asyncio.Task[Any]] = set()
         self.bot_links: dict[int, BotLink] = {}
         """Connected bot accounts by user id (one connection each: the newest)."""
+        self.cluster: Cluster | None = None
+        """This process's part in a room run as several (None: the room is this process)."""
 
     def bot_left(self, user_id: int, token_id: int | None = None) -> None:
         """Close a bot account's connection (only the one of ``token_id``, if given)."""
@@ -1361,9 +1363,6 @@ class Room:
         if link is not None and token_id in (None, link.token_id):
             del self.bot_links[user_id]
             link.end("revoked", "this bot's token was revoked or its account deleted")
-
-        self.cluster: Cluster | None = None
-        """This process's part in a room run as several (None: the room is this process)."""
 
     def table_changed(self) -> None:
         for watcher in self.watchers:
