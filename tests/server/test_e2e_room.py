@@ -270,7 +270,10 @@ def test_the_lobbys_three_lists_update_without_a_reload(browser, tmp_path):
         assert "Ann" in page.inner_text(row) and "Heuristic bot" in page.inner_text(row)
         assert "end: open" in page.inner_text(row) and "just now" in page.inner_text(row)
         assert page.get_attribute(f"{row} a", "href") == f"/t/{table_id}"
-        httpx.post(f"{base}/api/tables/{table_id}/start", headers={"X-Seat-Token": tokens[0]})
+        started = httpx.post(
+            f"{base}/api/tables/{table_id}/start", headers={"X-Seat-Token": tokens[0]}
+        )
+        assert started.status_code == 200, started.text
         row = f"#playing-tables tr[data-table='{table_id}']"
         page.wait_for_selector(row)
         assert page.locator(f"#open-tables tr[data-table='{table_id}']").count() == 0
