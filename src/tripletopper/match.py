@@ -41,8 +41,8 @@ and the match stops at the first decision or at the game cap (verdict
 Games run on all cores or on a Ray cluster (:mod:`tripletopper.parallel`) in
 batches of deals; results are taken in deal order and the decision is made deal
 by deal, so a seed gives the same match (and stopping point) whatever the
-number of workers.  The games of a batch after the decision are cancelled, or
-dropped if already running.
+number of workers.  The games of a batch after the decision are cancelled on
+local processes, or dropped if already running (on Ray: always dropped).
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ def run_ordered(
 ) -> Generator[R, None, None]:  # fmt: skip
     """``func(job)`` for every job, yielded in job order (``func`` must be a module-level
     function: it is sent to other processes by name).  Closing the generator early
-    cancels the jobs not yet started."""
+    cancels the jobs not yet started (on Ray, drops their results)."""
     if ray is not None:
         yield from _ray_map(func, jobs, ray)
         return
@@ -91,12 +91,8 @@ def _check_reachable(address: str, seconds: float = 5.0) -> None:
 def _ray_map(func: Callable[[J], R], jobs: Sequence[J], address: str) -> Iterator[R]:
     ray = connect_ray(address)
     remote = ray.remote(func)
-    refs = [remote.remote(job) for job in jobs]
-    taken = 0
-    try:
-        for ref in refs:
-            yield ray.get(ref)
-            taken += 1
-    finally:
-        for ref in refs[taken:]:  # closed early: the results are not wanted
-            ray.cancel(ref)
+    # Closed early, the jobs left run on and their results are dropped: ``ray.cancel``
+    # racing a task's completion crashed the driver (Ray 2.60's task_manager check,
+    # "Tried to complete task that was not pending"), and a match sends small batches.
+    for ref in [remote.remote(job) for job in jobs]:
+        yield ray.get(ref)
