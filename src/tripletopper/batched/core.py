@@ -217,3 +217,39 @@ class Stacks:
             [int(c) for c in self.cards[i, k, : self.length[i, k]]]
             for k in range(int(self.at[i]), int(self.count[i]))
         ]
+
+
+class Episodes:
+    """What every batch shares about its games' episodes: restarting games with their
+    next seeds, the scalar seed of a game's episode, and the memory held.  A batch keeps
+    ``seeds``, ``episode``, ``stacks`` and ``stock`` and starts games with ``_new_games``."""
+
+    seeds: Array
+    episode: Array
+    stacks: Stacks
+    stock: Stocks
+
+    def _new_games(self, idx: Array, states: Array) -> None:
+        raise NotImplementedError
+
+    def reset(self, idx: Array) -> None:
+        """Start the games ``idx`` again, each with its next seed
+        ``derive_seed(seeds[i], episode[i])`` (and no stacked decks)."""
+        self.episode[idx] += 1
+        self.stacks.clear(idx)
+        seeds = derive_seed(self.seeds[idx], self.episode[idx].astype(np.uint64))
+        self._new_games(idx, seed_states(seeds))
+
+    def episode_seed(self, i: int) -> int:
+        """The scalar seed of game ``i``'s current episode."""
+        if not self.episode[i]:
+            return int(self.seeds[i])
+        return int(derive_seed(self.seeds[i : i + 1], self.episode[i : i + 1].astype(np.uint64))[0])
+
+    def nbytes(self) -> int:
+        """Memory held by the arrays (all games)."""
+        total = self.stock.nbytes()
+        for value in vars(self).values():
+            if isinstance(value, np.ndarray):
+                total += value.nbytes
+        return total

@@ -25,7 +25,14 @@ from typing import Any
 
 import numpy as np
 
-from tripletopper.batched.core import Array, Stacks, Stocks, below, derive_seed, seed_states
+from tripletopper.batched.core import (
+    Array,
+    Episodes,
+    Stacks,
+    Stocks,
+    below,
+    seed_states,
+)
 from tripletopper.cards.deck import Card
 from tripletopper.engine import Action, Results, Rng
 from tripletopper.errors import IllegalActionError, InvalidOptionError, MalformedActionError
@@ -65,7 +72,7 @@ def _nth_bit(x: Array, rank: Array) -> Array:
     return pos.astype(np.int64)
 
 
-class ToeBatch:
+class ToeBatch(Episodes):
     """N games of ``game`` (no Quiz Show); game ``i`` starts as
     ``game.new_state(seeds[i], decks=decks[i], x=x)``."""
 
@@ -150,28 +157,6 @@ class ToeBatch:
         self.win_line[idx] = -1
         self.reason[idx] = 0
         self.winner[idx] = -1
-
-    def reset(self, idx: Array) -> None:
-        """Start the games ``idx`` again, each with its next seed
-        ``derive_seed(seeds[i], episode[i])`` (and no stacked decks)."""
-        self.episode[idx] += 1
-        self.stacks.clear(idx)
-        seeds = derive_seed(self.seeds[idx], self.episode[idx].astype(np.uint64))
-        self._new_games(idx, seed_states(seeds))
-
-    def episode_seed(self, i: int) -> int:
-        """The scalar seed of game ``i``'s current episode."""
-        if not self.episode[i]:
-            return int(self.seeds[i])
-        return int(derive_seed(self.seeds[i : i + 1], self.episode[i : i + 1].astype(np.uint64))[0])
-
-    def nbytes(self) -> int:
-        """Memory held by the arrays (all games)."""
-        total = self.stock.nbytes()
-        for value in vars(self).values():
-            if isinstance(value, np.ndarray):
-                total += value.nbytes
-        return total
 
     # --- legal actions ------------------------------------------------------------------
     def _sorted_hand(self, idx: Array) -> Array:
