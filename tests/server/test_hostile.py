@@ -433,13 +433,16 @@ def test_a_game_that_does_not_replay_is_marked_broken_and_others_restore(tmp_pat
 # --- stored before anyone hears of it, sync included ---------------------------------------------
 
 
-def test_a_sync_during_the_saving_of_an_action_waits_until_it_is_saved(tmp_path):
+def watched_while_an_action_is_saved(tmp_path, watch):
+    """A connection to a running 3-person Thirty-Two table: ``await watch(connection, table)``
+    runs while the table's first action is applied but held on its way to the database; the
+    connection is returned once the action is saved (its queue holds what it was sent)."""
     import asyncio
 
     from tripletopper.server import storage
     from tripletopper.server.storage import SeatRow
 
-    async def main() -> None:
+    async def main() -> Connection:
         db = storage.open_database(storage.sqlite_url(tmp_path))
         db.start()
         room_ = Room(db, BotPool(1, 5.0), Settings(bot_delay=0))
@@ -460,64 +463,45 @@ def test_a_sync_during_the_saving_of_an_action_waits_until_it_is_saved(tmp_path)
             saving = asyncio.get_running_loop().create_task(table.act(seat, {"type": "draw"}, 0))
             await asyncio.sleep(0.05)
             assert table.version == 1 and table.storing  # applied, not yet saved
-            watcher = Connection(None, room_, table.id)  # type: ignore[arg-type]
-            watcher.table, watcher.seat = table, None
-            watcher.sync(None)
-            assert watcher.queue.empty()  # nothing about version 1 before it is saved
+            connection = Connection(None, room_, table.id)  # type: ignore[arg-type]
+            await watch(connection, table)
             gate.set()
             await saving
-            assert json.loads(watcher.queue.get_nowait())["version"] == 1
+            return connection
         finally:
             await room_.close()
             db.stop()
 
-    asyncio.run(main())
+    return asyncio.run(main())
+
+
+def sent(connection) -> list[dict]:
+    out = []
+    while not connection.queue.empty():
+        out.append(json.loads(connection.queue.get_nowait()))
+    return out
+
+
+def test_a_sync_during_the_saving_of_an_action_waits_until_it_is_saved(tmp_path):
+    async def sync(watcher, table):
+        watcher.table, watcher.seat = table, None
+        watcher.sync(None)
+        assert watcher.queue.empty()  # nothing about version 1 before it is saved
+
+    assert [m["version"] for m in sent(watched_while_an_action_is_saved(tmp_path, sync))] == [1]
 
 
 def test_a_hello_during_the_saving_of_an_action_gets_its_state_before_any_update(tmp_path):
     """The first message after ``welcome`` is the state, even when an action was being saved as
     the connection said hello (it once heard that action's update first: a flaky CI run)."""
-    import asyncio
 
-    from tripletopper.server import storage
-    from tripletopper.server.storage import SeatRow
+    async def hello(watcher, table):
+        await watcher.hello({"type": "hello"})
 
-    async def main() -> None:
-        db = storage.open_database(storage.sqlite_url(tmp_path))
-        db.start()
-        room_ = Room(db, BotPool(1, 5.0), Settings(bot_delay=0))
-        try:
-            people = {s: SeatRow(s, name, "human", None, f"h{s}") for s, name in
-                      enumerate(["Ann", "Bob", "Cat"])}  # fmt: skip
-            table = await room_.create("thirty-two", 3, {}, seats=people, start=True)
-            assert table.state is not None
-            seat = table.state.to_act()[0]
-            gate, real = asyncio.Event(), db.run
-
-            async def slow_disk(job):
-                if isinstance(job, storage.AddActions):
-                    await gate.wait()
-                return await real(job)
-
-            db.run = slow_disk  # type: ignore[method-assign]
-            saving = asyncio.get_running_loop().create_task(table.act(seat, {"type": "draw"}, 0))
-            await asyncio.sleep(0.05)
-            assert table.storing
-            watcher = Connection(None, room_, table.id)  # type: ignore[arg-type]
-            await watcher.hello({"type": "hello"})
-            gate.set()
-            await saving
-            kinds = []
-            while not watcher.queue.empty():
-                message = json.loads(watcher.queue.get_nowait())
-                kinds.append((message["type"], message.get("version")))
-            assert kinds[:2] == [("welcome", None), ("state", 1)], kinds
-            assert "update" not in [kind for kind, _ in kinds]
-        finally:
-            await room_.close()
-            db.stop()
-
-    asyncio.run(main())
+    messages = sent(watched_while_an_action_is_saved(tmp_path, hello))
+    kinds = [(m["type"], m.get("version")) for m in messages]
+    assert kinds[:2] == [("welcome", None), ("state", 1)], kinds
+    assert "update" not in [kind for kind, _ in kinds]
 
 
 def test_replays_are_built_once_and_rate_limited_per_address(tmp_path):
