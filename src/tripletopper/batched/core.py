@@ -17,6 +17,7 @@ import numpy.typing as npt
 
 from tripletopper.engine.rng import _INC, _MULT
 from tripletopper.engine.stock import Stock
+from tripletopper.errors import IllegalActionError, MalformedActionError
 
 Array = npt.NDArray[Any]
 
@@ -224,13 +225,49 @@ class Episodes:
     next seeds, the scalar seed of a game's episode, and the memory held.  A batch keeps
     ``seeds``, ``episode``, ``stacks`` and ``stock`` and starts games with ``_new_games``."""
 
+    n: int
     seeds: Array
     episode: Array
     stacks: Stacks
     stock: Stocks
+    winner: Array
+    final_returns: Array
 
     def _new_games(self, idx: Array, states: Array) -> None:
         raise NotImplementedError
+
+    def legal_mask(self) -> Array:
+        raise NotImplementedError
+
+    def _action_indices(self, actions: Any) -> Array:
+        """``actions`` as one index per game, or :class:`MalformedActionError`."""
+        out = np.asarray(actions, dtype=np.int64)
+        if out.shape != (self.n,):
+            raise MalformedActionError(
+                f"one action index per game: {self.n} of them (got shape {out.shape})"
+            )
+        return out
+
+    def _refuse(self, illegal: Array, actions: Array) -> None:
+        """:class:`IllegalActionError` for the first game ``illegal`` names, if any."""
+        if illegal.any():
+            i = int(np.flatnonzero(illegal)[0])
+            raise IllegalActionError(
+                f"game {i}: action index {int(actions[i])} is not legal "
+                f"(legal: {np.flatnonzero(self.legal_mask()[i]).tolist()})"
+            )
+
+    def _finish(self, ended: Array, autoreset: bool) -> None:
+        """The games ``ended`` just ended: their returns (1 for the winner, 0 for the
+        others and for everyone after a draw), and a new start if ``autoreset``."""
+        if not ended.any():
+            return
+        done = np.flatnonzero(ended)
+        self.final_returns[done] = 0.0
+        won = done[self.winner[done] >= 0]
+        self.final_returns[won, self.winner[won]] = 1.0
+        if autoreset:
+            self.reset(done)
 
     def reset(self, idx: Array) -> None:
         """Start the games ``idx`` again, each with its next seed

@@ -36,7 +36,6 @@ from tripletopper.batched.core import (
 from tripletopper.cards.deck import Card
 from tripletopper.cards.standard import STANDARD
 from tripletopper.engine import Action, Results, Rng
-from tripletopper.errors import IllegalActionError, MalformedActionError
 from tripletopper.games.thirty_one.rules import (
     CHECK,
     DISCARD_PHASE,
@@ -295,21 +294,11 @@ class ThirtyOneBatch(Episodes):
         changes.  Returns which games ended with this step; with ``autoreset`` those start
         again at once (see :meth:`reset`), their results kept in ``final_returns``.
         """
-        actions = np.asarray(actions, dtype=np.int64)
-        if actions.shape != (self.n,):
-            raise MalformedActionError(
-                f"one action index per game: {self.n} of them (got shape {actions.shape})"
-            )
+        actions = self._action_indices(actions)
         live = self.phase != OVER
         if check:
             legal = (self.candidates() == actions[:, None]).any(axis=1) & (actions < ACTIONS)
-            legal |= ~live
-            if not legal.all():
-                i = int(np.flatnonzero(~legal)[0])
-                raise IllegalActionError(
-                    f"game {i}: action index {int(actions[i])} is not legal "
-                    f"(legal: {np.flatnonzero(self.legal_mask()[i]).tolist()})"
-                )
+            self._refuse(live & ~legal, actions)
         kind = np.where(live, actions, -1)
         for code, handler in (
             (TAKE, self._take), (DRAW, self._draw), (KNOCK, self._knock), (STOP, self._stop),
@@ -325,12 +314,7 @@ class ThirtyOneBatch(Episodes):
             self._discard(idx, kind[idx])
         self._settle_all()
         ended: Array = live & (self.phase == OVER)
-        if ended.any():
-            done = np.flatnonzero(ended)
-            self.final_returns[done] = 0.0
-            self.final_returns[done, self.winner[done]] = 1.0
-            if autoreset:
-                self.reset(done)
+        self._finish(ended, autoreset)
         return ended
 
     # The hot paths index flattened arrays (one index per game): much faster than

@@ -35,7 +35,7 @@ from tripletopper.batched.core import (
 )
 from tripletopper.cards.deck import Card
 from tripletopper.engine import Action, Results, Rng
-from tripletopper.errors import IllegalActionError, InvalidOptionError, MalformedActionError
+from tripletopper.errors import InvalidOptionError
 from tripletopper.games.toe.board import CELLS, FITS, LINES, LINES_THROUGH
 from tripletopper.games.toe.rules import OVER, PLAY, TURN, WASTED, Toe, ToeState
 
@@ -232,22 +232,12 @@ class ToeBatch(Episodes):
         changes.  Returns which games ended with this step; with ``autoreset`` those start
         again at once (see :meth:`reset`), their results kept in ``final_returns``.
         """
-        actions = np.asarray(actions, dtype=np.int64)
-        if actions.shape != (self.n,):
-            raise MalformedActionError(
-                f"one action index per game: {self.n} of them (got shape {actions.shape})"
-            )
+        actions = self._action_indices(actions)
         live = self.phase != OVER
         if check:
             inside = (actions >= 0) & (actions < ACTIONS)
             legal = self.legal_mask()[np.arange(self.n), np.where(inside, actions, 0)] & inside
-            bad = np.flatnonzero(live & ~legal)
-            if len(bad):
-                i = int(bad[0])
-                raise IllegalActionError(
-                    f"game {i}: action index {int(actions[i])} is not legal "
-                    f"(legal: {np.flatnonzero(self.legal_mask()[i]).tolist()})"
-                )
+            self._refuse(live & ~legal, actions)
         turn = live & (self.phase == TURN)
         idx = np.flatnonzero(turn & (actions == DRAW))
         if len(idx):
@@ -259,13 +249,7 @@ class ToeBatch(Episodes):
         if len(idx):
             self._play(idx, actions[idx] - PLAY0)
         ended: Array = live & (self.phase == OVER)
-        if ended.any():
-            done = np.flatnonzero(ended)
-            self.final_returns[done] = 0.0
-            won = done[self.winner[done] >= 0]
-            self.final_returns[won, self.winner[won]] = 1.0
-            if autoreset:
-                self.reset(done)
+        self._finish(ended, autoreset)
         return ended
 
     # The hot paths index flattened arrays (one index per game): much faster than
