@@ -161,6 +161,22 @@ def test_sign_in_attempts_are_limited_per_name_and_per_address(tmp_path):
         assert "from your address" in error(r, 429, "rate_limited")  # ...up to the address's
 
 
+def test_password_confirmations_count_as_sign_in_attempts(tmp_path):
+    """Changing the password or deleting the account checks the password (an Argon2 check
+    each): a signed-in client cannot try passwords, or spend the server's CPU, without
+    limit."""
+    with make_client(tmp_path, rates={"signin": "30/minute", "signin_name": "3/minute"}) as c:
+        token = register(c)
+        for _ in range(3):
+            r = c.post("/api/account/password",
+                       json={"password": "wrong one!", "new_password": "a new secret"},
+                       headers=csrf(token))  # fmt: skip
+            error(r, 401, "wrong_password")
+        r = c.request("DELETE", "/api/account", json={"password": PASSWORD}, headers=csrf(token))
+        assert "too many requests from this name" in error(r, 429, "rate_limited")
+        assert c.get("/api/account").json()["account"]["name"] == "Ann"  # not deleted
+
+
 def test_signed_in_writes_need_the_csrf_token_and_change_nothing_without_it(client):
     token = register(client)
     for headers in ({}, csrf("0" * 64), csrf(token[:-1])):

@@ -89,7 +89,11 @@ class Accounts:
         )  # fmt: skip
         return {"account": user.to_json(), "csrf": accounts.csrf_token(token)}
 
-    async def _check_password(self, user: User, password: str) -> None:
+    async def _check_password(self, request: Request, user: User, password: str) -> None:
+        """The password confirming a change; each try costs an Argon2 check, so it counts as
+        a sign-in attempt (per address and per account name), like a sign-in."""
+        self.limits.hit("signin", client_address(request))
+        self.limits.hit("signin_name", names.name_key(user.name), who="this name")
         stored = await self.db.run(partial(accounts.password_hash_of, user_id=user.id))
         if not await accounts.password_matches(stored, password):
             raise ClientError("wrong_password", "that is not your password")
@@ -124,7 +128,7 @@ class Accounts:
             """A new password (the current one confirms it); every other session of the
             account is signed out."""
             signed = await self.require(request)
-            await self._check_password(signed.user, body.password)
+            await self._check_password(request, signed.user, body.password)
             digest = await accounts.hash_password(accounts.check_password(body.new_password))
             job = partial(accounts.set_password, user_id=signed.user.id, password_hash=digest,
                           keep=signed.token)  # fmt: skip
@@ -136,7 +140,7 @@ class Accounts:
             """Delete the account (the password confirms it): its name and sessions are
             removed; its games stay, played by "Deleted player"."""
             signed = await self.require(request)
-            await self._check_password(signed.user, body.password)
+            await self._check_password(request, signed.user, body.password)
             gone = await self.db.run(partial(accounts.delete_user, user_id=signed.user.id))
             for user_id in gone:
                 self.room().bot_left(user_id)
