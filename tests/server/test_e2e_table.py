@@ -9,6 +9,7 @@ at 1280x800 and 390x844 go to test-artifacts/."""
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Callable
@@ -502,6 +503,54 @@ def test_a_big_hand_on_a_phone_overlaps_in_one_row_instead_of_pushing_the_moves_
         ann.shot("e2e-phone-big-hand.png")
         assert rows == 1 and right <= width
         assert not ann.errors, ann.errors
+
+
+def test_many_cards_known_in_an_opponents_hand_stay_one_row_on_a_phone(browser, tmp_path):
+    """What is known of an opponent's 3UP 3DOWN hand grows with every pile they pick up; drawn
+    as rows of small cards it once pushed the moves below an 844 px screen.  The server's
+    states are rewritten on their way to the page so the opponent is known to hold 24 cards."""
+    table_id, tokens = stored_table(
+        str(tmp_path), "three-up-three-down", 2, people={0: "Ann"}, bots={1: "medium"}
+    )
+    known = [f"R{n}" for n in range(1, 11)] * 2 + ["RC", "RC", "RC", "RC"]
+
+    def rewrite(ws: Any) -> None:
+        server = ws.connect_to_server()
+        ws.on_message(server.send)
+
+        def to_page(message: str | bytes) -> None:
+            data = json.loads(message)
+            for seat in data.get("observation", {}).get("seats", [])[1:]:
+                seat["known"] = known
+            ws.send(json.dumps(data))
+
+        server.on_message(to_page)
+
+    with live_server(str(tmp_path), bot_delay=30) as base:
+        context = browser.new_context(viewport=PHONE)
+        page = context.new_page()
+        page.route_web_socket("**/ws/**", rewrite)
+        page.goto(f"{base}/t/{table_id}#seat={tokens[0]}")
+        page.wait_for_selector("#game .cards.known .card")
+        count, rows, right, box = page.evaluate(
+            """() => {
+                const row = document.querySelector('#game .cards.known');
+                const cards = [...row.querySelectorAll('.card')];
+                return [cards.length,
+                        new Set(cards.map((n) => Math.round(n.getBoundingClientRect().top))).size,
+                        Math.max(...cards.map((n) => n.getBoundingClientRect().right)),
+                        row.closest('.player').getBoundingClientRect().right];
+            }"""
+        )
+        page.screenshot(path=str(ARTIFACTS / "e2e-phone-known-cards.png"), full_page=True)
+        assert count == len(known) and rows == 1 and right <= box
+        bottom = page.evaluate(
+            """() => Math.max(...[...document.querySelectorAll('#game .clickable, #actions button')]
+                .filter((n) => n.offsetParent !== null)
+                .map((n) => n.getBoundingClientRect().bottom + scrollY))"""
+        )
+        assert bottom <= PHONE["height"]
+        context.close()
 
 
 def test_a_thirty_one_table_with_hints_says_what_a_draw_and_the_take_make(browser, tmp_path):

@@ -40,9 +40,10 @@ export function render(root, obs, ctx) {
     const lines = [el("div", {}, `${plural(info.hand_size, "card")} in hand · ${info.down} face down`)];
     if (seat !== me) {
       if (info.known.length || info.hidden_at_most.length) {
-        lines.push(el("div", { class: "cards labelled" }, el("span", { class: "pile-label" }, "in hand:"),
-          info.known.map((c) => cards.card(c, "small")),
-          info.hidden_at_most.length ? el("span", { class: "muted" }, ` hidden: at most ${info.hidden_at_most.join(", ")}`) : null));
+        // every pickup adds to what is known of a hand: one overlapping row, however many
+        lines.push(el("div", { class: "pile-label" }, "in hand:"),
+          el("div", { class: "cards known" }, info.known.map((c) => el("span", { class: "known-card" }, cards.card(c, "small")))),
+          info.hidden_at_most.length ? el("div", { class: "muted" }, `hidden: at most ${info.hidden_at_most.join(", ")}`) : null);
       }
       // their 3UP cards (the 3DOWN ones are counted above)
       if ((info.up || []).length) lines.push(tableCards({ up: info.up, down: 0 }, ctx, "small", el("span", { class: "pile-label" }, "3UP:")));
