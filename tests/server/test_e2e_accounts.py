@@ -14,6 +14,7 @@ import pytest
 from sqlalchemy import select
 
 from tests.server.helpers import live_server
+from tests.server.test_e2e import ARTIFACTS
 from tests.server.test_e2e_games import click_drawing
 from tripletopper.server import schema
 from tripletopper.server.storage import Database, sqlite_url
@@ -100,27 +101,31 @@ def axe_violations(page: Any) -> list[Any]:
             if v["impact"] in ("serious", "critical")]  # fmt: skip
 
 
-def test_a_rated_thirty_one_against_a_bot_shows_on_the_player_page(browser, tmp_path):
+def test_a_rated_thirty_one_against_two_bots_shows_on_the_player_page(browser, tmp_path):
     with live_server(str(tmp_path), bot_delay=0.05) as base:
         page = browser.new_context(viewport={"width": 1000, "height": 900}).new_page()
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         sign_up(page, base, "Ann")
         page.select_option("#game", "thirty-one")
-        page.select_option("#players", "2")  # one bot: a random clicker's game stays short
+        page.select_option("#players", "3")
         assert page.is_checked("#rated")
         page.click("#open-table")
         page.wait_for_url(f"{base}/t/*")
         table_id = page.url.rsplit("/", 1)[1]
         page.wait_for_selector("#conn:has-text('connected')")  # drawn as signed in
-        box = "#seats [data-seat='1']"
-        page.select_option(f"{box} select", "easy")
-        page.click(f"{box} button:has-text('Add bot')")
-        page.wait_for_selector(f"{box}:has-text('Easy bot')")
+        for seat in (1, 2):
+            box = f"#seats [data-seat='{seat}']"
+            page.select_option(f"{box} select", "easy")
+            page.click(f"{box} button:has-text('Add bot')")
+            page.wait_for_selector(f"{box}:has-text('Easy bot')")
         page.click("#start")
         seat = SimpleNamespace(page=page, finished=lambda: page.is_visible("#results-panel"))
+        ARTIFACTS.mkdir(exist_ok=True)
         click_drawing(seat, random.Random(5), clicks=2000, seconds=240)
-        assert seat.finished(), "the game did not finish in time"
+        if not seat.finished():  # for the post-mortem: what the page showed when time was up
+            page.screenshot(path=str(ARTIFACTS / "rated-game-unfinished.png"), full_page=True)
+        assert seat.finished(), f"the game did not finish in time: {page.inner_text('#turn')!r}"
 
         page.goto(f"{base}/")  # my games: the finished game, with its replay
         page.wait_for_selector(f"#my-list tr[data-table='{table_id}'] a:has-text('Replay')")
