@@ -205,3 +205,52 @@ def test_a_bot_account_made_in_the_lobby_is_added_from_the_table_page(browser, t
         thread.join(timeout=60)
         assert played == ["played"], said
         assert errors == []
+
+
+def seat_actions(data_dir: str, table_id: str, seat: int) -> int:
+    db = Database(sqlite_url(data_dir))
+    a = schema.actions
+    query = select(a.c.n).where(a.c.table_id == table_id, a.c.seat == seat)
+    count = db.run_now(lambda conn: len(conn.execute(query).all()))
+    db.engine.dispose()
+    return count
+
+
+def test_my_games_resumes_the_seat_on_another_browser_which_plays_a_move(browser, tmp_path):
+    with live_server(str(tmp_path), bot_delay=0.05) as base:
+        laptop = browser.new_context().new_page()
+        errors: list[str] = []
+        sign_up(laptop, base, "Ann")
+        laptop.select_option("#game", "toe")
+        laptop.click("#open-table")
+        laptop.wait_for_url(f"{base}/t/*")
+        table_id = laptop.url.rsplit("/", 1)[1]
+        box = "#seats [data-seat='1']"
+        laptop.select_option(f"{box} select", "easy")
+        laptop.click(f"{box} button:has-text('Add bot')")
+        laptop.wait_for_selector(f"{box}:has-text('Easy bot')")
+        laptop.click("#start")
+        laptop.wait_for_selector("#game .toe-cell")
+
+        phone = browser.new_context(viewport={"width": 375, "height": 800}).new_page()
+        phone.on("pageerror", lambda exc: errors.append(str(exc)))
+        phone.goto(f"{base}/")
+        phone.fill("#sign-in-form input[name=name]", "Ann")
+        phone.fill("#sign-in-form input[name=password]", "correct horse")
+        phone.click("#sign-in")
+        phone.wait_for_selector("#signed-in-as:has-text('Ann')")
+        phone.click(f"#my-list tr[data-table='{table_id}'] button:has-text('Resume my seat')")
+        phone.wait_for_url(f"{base}/t/{table_id}")
+        phone.wait_for_selector("#conn:has-text('connected')")
+        phone.wait_for_selector("#seats [data-seat='0'].mine", state="attached")  # her seat
+        seat = SimpleNamespace(page=phone, finished=lambda: phone.is_visible("#results-panel"))
+        rng = random.Random(7)
+        for _ in range(60):  # click cells until the server stored a move of Ann's seat
+            if seat_actions(str(tmp_path), table_id, 0) or seat.finished():
+                break
+            click_drawing(seat, rng, clicks=1, seconds=5)
+        assert seat_actions(str(tmp_path), table_id, 0) >= 1
+        laptop.reload()  # the first browser holds the seat still
+        laptop.wait_for_selector("#conn:has-text('connected')")
+        laptop.wait_for_selector("#seats [data-seat='0'].mine", state="attached")
+        assert errors == []

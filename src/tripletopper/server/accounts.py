@@ -209,7 +209,9 @@ def delete_user(conn: Connection, user_id: int) -> list[int]:
     )
     conn.execute(chat.update().where(mine).values(name=DELETED))
     conn.execute(
-        seats.update().where(seats.c.user_id == user_id).values(name=DELETED, user_id=None)
+        seats.update()
+        .where(seats.c.user_id == user_id)
+        .values(name=DELETED, user_id=None, device_keys=None)  # its other devices' keys too
     )
     conn.execute(s.delete().where(s.c.user_id == user_id))
     r = schema.ratings  # off the leaderboards; each game's changes stay with the game

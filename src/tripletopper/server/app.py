@@ -400,6 +400,18 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         seat = await table.link_account(token, signed.user.id)
         return {"seat": seat, "table": table.summary()}
 
+    @app.post("/api/tables/{table_id}/resume", tags=["table"])
+    async def resume_seat(table_id: str, request: Request) -> Any:
+        """Signed in, on another device: go back to the seat your account holds here (from
+        "My games").  The answer's `token` is this device's own seat token; the tokens of
+        your other devices stay valid.  A seat you left to a bot, or a game that is over,
+        is refused."""
+        table = await room().get(table_id)
+        signed = await accounts.require(request)
+        address_limits.hit("seat", client_address(request))
+        seat, token = await table.resume(signed.user.id)
+        return {"token": token, "seat": seat, "table": table.summary()}
+
     @app.post("/api/tables/{table_id}/seats/{seat}/bot", tags=["table"])
     async def add_bot(
         table_id: str, seat: int, body: AddBot, request: Request, token: Token = None

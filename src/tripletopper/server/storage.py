@@ -65,6 +65,9 @@ class SeatRow:
     """The person left this rated game: they finish last, even if they come back."""
     bot_account: bool = False
     """A bot account (``user_id``) plays this seat through the websocket, like a person."""
+    device_keys: tuple[str, ...] = ()
+    """Hashed tokens of the account's other devices at this seat (resumed from "My games");
+    each holds the seat as ``token_hash`` does."""
 
 
 @dataclass
@@ -190,7 +193,7 @@ def put_seat(conn: Connection, table_id: str, seat: SeatRow) -> None:
         schema.seats.insert().values(
             table_id=table_id, seat=seat.seat, name=seat.name, kind=seat.kind, bot=seat.bot,
             token_hash=seat.token_hash, user_id=seat.user_id, forfeit=seat.forfeit,
-            bot_account=seat.bot_account,
+            bot_account=seat.bot_account, device_keys=" ".join(seat.device_keys) or None,
         )
     )  # fmt: skip
 
@@ -288,6 +291,7 @@ def _seats_of(conn: Connection, ids: Iterable[str]) -> dict[str, dict[int, SeatR
             r.user_id,
             bool(r.forfeit),
             bool(r.bot_account),
+            tuple((r.device_keys or "").split()),
         )
     return out
 

@@ -97,6 +97,8 @@ BOT_SUFFIX = " (bot)"
 """Added to a person's name while a bot plays their seat."""
 LOG_KEEP = 40
 """Narrated lines a full resync sends (a catch-up sends every missed line)."""
+MAX_DEVICE_KEYS = 8
+"""Other devices of an account that hold its seat at once (a further one drops the oldest)."""
 MAX_CATCH_UP = 50
 """Actions kept in memory to narrate to a client catching up; further behind, it gets
 a resync.  (Fewer long-lived objects keep Python's garbage collector pauses short.)"""
@@ -320,10 +322,9 @@ class Table:
             return None
         digest = hash_token(token)
         for info in self.row.seats.values():
-            if (
-                info.kind == kind
-                and info.token_hash is not None
-                and secrets.compare_digest(info.token_hash, digest)
+            if info.kind == kind and any(
+                secrets.compare_digest(key, digest)
+                for key in (info.token_hash or "", *info.device_keys)
             ):
                 return info.seat
         return None
@@ -419,6 +420,34 @@ class Table:
             self.row.seats[seat] = linked
             return seat
 
+    async def resume(self, user_id: int) -> tuple[int, str]:
+        """Another device of the signed-in person ``user_id`` resumes the seat their account
+        holds here (playing, or a rematch's seat offered): it gets a token of its own (the
+        seat's other tokens stay valid).  Returns the seat and the token."""
+        if not self.owner:
+            seat, token = await self._remote("resume", user_id)
+            return int(seat), str(token)
+        async with self.lock:
+            info = next(
+                (i for i in self.row.seats.values() if i.user_id == user_id and not i.bot_account),
+                None,
+            )
+            if info is None:
+                raise ClientError("not_seated", "your account holds no seat at this table")
+            if self.row.status not in (OPEN, PLAYING):
+                raise ClientError("not_playing", "this game is over: its replay shows it")
+            if info.kind == BOT:
+                raise ClientError(
+                    "left", f"you left seat {info.seat + 1}: a bot plays it for you (only the "
+                    "seat link of the device you left from takes it back)", seat=info.seat,
+                )  # fmt: skip
+            token = new_token()
+            keys = (*info.device_keys, hash_token(token))[-MAX_DEVICE_KEYS:]
+            keyed = replace(info, device_keys=keys)
+            await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=keyed))
+            self.row.seats[info.seat] = keyed
+            return info.seat, token
+
     async def forget_account(self, user_id: int, name: str) -> None:
         """A deleted account's seats here (and their chat lines) go by ``name``, linked to
         nobody (the database has been updated already; storing again covers a seat written
@@ -433,7 +462,7 @@ class Table:
             for seat in mine:
                 info = self.row.seats[seat]
                 shown = name + BOT_SUFFIX if info.name.endswith(BOT_SUFFIX) else name
-                gone = replace(info, name=shown, user_id=None)
+                gone = replace(info, name=shown, user_id=None, device_keys=())
                 await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=gone))
                 self.row.seats[seat] = gone
             for line in self.chat:
