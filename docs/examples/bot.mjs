@@ -1,5 +1,5 @@
 // A complete bot for the Triple Topper card room: Node.js 18 or later, standard library only.
-// It connects as a bot account, accepts every invitation and plays random legal moves.
+// It connects as a bot account, accepts every invitation and rematch, plays random legal moves.
 //   node bot.mjs http://127.0.0.1:8032 BOT_TOKEN [--once]
 import { createHash, randomBytes } from "node:crypto";
 import http from "node:http";
@@ -100,17 +100,20 @@ function play(invite) {
   });
 }
 
-// The bot account's own connection: hello with the API token, then invitations.  A dropped
-// connection is made again, waiting longer each time (at most 30 s).
+// The bot account's own connection: hello with the API token, then invitations (and rematch
+// offers: accepted, so the rematch's seat comes as an invitation).  A dropped connection is
+// made again, waiting longer each time (at most 30 s).
 async function main() {
   let delay = 500;
   for (;;) {
     const stop = await new Promise((resolve) => {
+      let bot = null;
       websocket(`${wsBase}/ws/bot`, (m) => {
         if (m.type === "welcome") { delay = 500; console.log(`connected as ${m.bot}`); }
         if (m.type === "error") { console.log(`refused: ${m.code}: ${m.message}`); if (["bad_token", "revoked", "expired_token"].includes(m.code)) resolve(m.code); }
+        if (m.type === "rematch") { console.log(`accept the rematch ${m.table}`); bot.send({ type: "accept", table: m.table }); }
         if (m.type === "invite") play(m).then(() => { if (once === "--once") resolve("played"); });
-      }, () => resolve(null)).then((bot) => bot.send({ type: "hello", token }), () => resolve(null));
+      }, () => resolve(null)).then((socket) => { bot = socket; bot.send({ type: "hello", token }); }, () => resolve(null));
     });
     if (stop) { console.log(`stopped: ${stop}`); process.exit(0); }
     await new Promise((r) => setTimeout(r, delay));

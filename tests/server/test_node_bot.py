@@ -57,3 +57,36 @@ def test_the_javascript_bot_plays_a_whole_game(tmp_path):
     assert "connected as Node Runner" in out and f"table {table_id}: finished" in out
     assert "refused" not in out, out
     assert table["status"] == "finished" and table["seats"][1]["bot_account"]
+
+
+def test_the_javascript_bot_accepts_a_rematch_and_plays_it(tmp_path):
+    import asyncio
+
+    from tests.server.test_bot_rematch import ask_rematch, open_with_bot, play, seat_of
+
+    node = shutil.which("node") or shutil.which("nodejs")
+    if node is None:
+        pytest.skip("no node: scripts/test installs Debian's nodejs")
+    with live_server(str(tmp_path), bot_delay=0.02, rematch_wait=600.0) as base:
+        ann, csrf = person(base, "Ann")
+        token = bot_with_token(ann, csrf, "Node Runner")
+        proc = subprocess.Popen([node, str(BOT), base, token], stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True)  # fmt: skip
+        try:
+            ends = time.monotonic() + 30
+            while ann.get("/api/bots/online").json()["bots"] != ["Node Runner"]:
+                assert time.monotonic() < ends and proc.poll() is None, "the bot did not connect"
+                time.sleep(0.05)
+            first, mine = open_with_bot(ann, csrf, "Node Runner")
+            asyncio.run(play(base, first, mine, 5))
+            new = ask_rematch(ann, csrf, first, mine)
+            asyncio.run(play(base, new, mine, 6))  # the bot accepted: the rematch ends
+            finished = seat_of(ann, new, 1)
+        finally:
+            proc.kill()
+        out, _ = proc.communicate(timeout=30)
+        ann.close()
+    assert f"accept the rematch {new}" in out and f"table {new}: finished" in out, out
+    assert "refused" not in out, out
+    assert finished == {"status": "finished", "seat": 1, "name": "Node Runner", "kind": "human",
+                        "bot": None, "bot_account": True}  # fmt: skip

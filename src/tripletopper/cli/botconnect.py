@@ -16,8 +16,11 @@ def bot_command() -> None:
               "(or TT_BOT_TOKEN).")  # fmt: skip
 @click.option("--bot", "spec", default="medium", show_default=True,
               help="The built-in bot that decides (medium, heuristic, random...).")  # fmt: skip
-def connect(server: str, token: str, spec: str) -> None:
-    """Connect as the token's bot account and play every table it is invited to."""
+@click.option("--decline-rematches", is_flag=True,
+              help="Say no to rematches (by default it accepts each one).")  # fmt: skip
+def connect(server: str, token: str, spec: str, decline_rematches: bool) -> None:
+    """Connect as the token's bot account and play every table it is invited to (and
+    every rematch it is offered, unless --decline-rematches)."""
     from tripletopper.server.botclient import connect_command
 
-    connect_command(server, token, spec)
+    connect_command(server, token, spec, rematches=not decline_rematches)

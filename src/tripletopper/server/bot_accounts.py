@@ -179,8 +179,28 @@ class BotConnection(TableConnection):
             await self._hello(data)
         elif isinstance(data, dict) and data.get("type") == "ping":
             self.send({"type": "pong"})
+        elif isinstance(data, dict) and data.get("type") in ("accept", "decline"):
+            await self._answer(data.get("table"), data["type"] == "accept")
         else:
-            self.error("bad_type", "this socket hears invitations; it reads only ping")
+            self.error("bad_type", "this socket hears invitations; it reads ping, accept "
+                       "and decline")  # fmt: skip
+
+    async def _answer(self, table_id: object, accept: bool) -> None:
+        """Accept (then the seat's ``invite`` follows) or decline a rematch's seat."""
+        assert self.user_id is not None
+        if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
+            self.error("malformed", "name the rematch's table: its `table` in the offer")
+            return
+        try:
+            table = await self.room.get(table_id)
+            seat, token = await table.answer_as_bot_account(self.user_id, accept)
+        except ClientError as exc:
+            self.error(exc.code, exc.message)
+            return
+        if token is None:
+            self.send({"type": "declined", "table": table.id, "seat": seat})
+        else:
+            self.push(invitation(table, seat, token))
 
     async def _hello(self, data: object) -> None:
         token = data.get("token") if isinstance(data, dict) else None
@@ -213,11 +233,18 @@ async def invite(room: Room, table: Table, seat: object, by: str | None, name: s
         raise ClientError("bot_offline", f"no bot account {name[:40]!r} is connected now")
     user_id = next(uid for uid, b in room.bot_links.items() if b is link)
     token = await table.seat_bot_account(seat, by, user_id, link.name)
-    summary = table.summary()
-    link.push(encode({
-        "type": "invite", "table": table.id, "seat": seat, "game": summary["game"],
-        "players": summary["players"], "token": token, "url": f"/ws/tables/{table.id}",
-    }))  # fmt: skip
+    assert isinstance(seat, int)  # (seat_bot_account refuses any other)
+    link.push(invitation(table, seat, token))
+
+
+def invitation(table: Table, seat: int, token: str) -> str:
+    """The ``invite`` a bot account is sent to play ``seat`` of ``table`` with ``token``."""
+    row = table.row
+    return encode({
+        "type": "invite", "table": table.id, "seat": seat, "game": row.game,
+        "players": row.players, "token": token, "url": f"/ws/tables/{table.id}",
+        "rematch_of": row.rematch_of,
+    })  # fmt: skip
 
 
 def router(accounts_: Accounts, limits: AddressLimits) -> APIRouter:

@@ -6,7 +6,8 @@ which reconnects and resyncs by itself), choosing with a built-in bot.  It behav
 as docs/bots-api.md asks of any bot: it reconnects with exponential backoff (0.5 s
 doubling to 30 s), never sends faster than the room's limits (one action per
 update it was sent, at most 20 a second), and stops for good when its token is
-refused (``bad_token``, ``revoked``, ``expired_token``).
+refused (``bad_token``, ``revoked``, ``expired_token``).  It accepts every rematch it is
+offered (``rematches=False``: declines them); the seat's ``invite`` then follows.
 
 A remote client sees only its seat's observation: bots that search sampled worlds
 or read the seat's recall (``hard``, ``expert``, ``ismcts``, memory bots) need the
@@ -125,10 +126,11 @@ def _moved_on(client: TableClient, seen: int) -> bool:
 
 async def run(
     server: str, token: str, spec: str, *, say: Callable[[str], None] = print,
-    once: bool = False,
+    once: bool = False, rematches: bool = True,
 ) -> str:  # fmt: skip
-    """Stay connected as the token's bot account, playing every invitation; returns the
-    reason it stopped (a refused token; with ``once``, after the first game)."""
+    """Stay connected as the token's bot account, playing every invitation (and accepting
+    every rematch offered, unless not ``rematches``); returns the reason it stopped (a
+    refused token; with ``once``, after the first game)."""
     url = server.replace("http", "ws", 1).rstrip("/") + "/ws/bot"
     delay = 0.5
     games: set[asyncio.Task[None]] = set()
@@ -146,6 +148,10 @@ async def run(
                         say(f"refused: {message.get('message')}")
                         if message.get("code") in FATAL:
                             return str(message["code"])
+                    elif kind == "rematch":
+                        answer = "accept" if rematches else "decline"
+                        say(f"{answer} the rematch {message['table']} of {message['of']}")
+                        await ws.send(json.dumps({"type": answer, "table": message["table"]}))
                     elif kind == "invite":
                         task = asyncio.create_task(play_seat(server, message, spec, say))
                         games.add(task)
@@ -159,8 +165,8 @@ async def run(
         delay = min(30.0, delay * 2)
 
 
-def connect_command(server: str, token: str, spec: str) -> None:
+def connect_command(server: str, token: str, spec: str, *, rematches: bool = True) -> None:
     """Run :func:`run` until its token is refused or the user stops it."""
     with contextlib.suppress(KeyboardInterrupt):
-        reason = asyncio.run(run(server, token, spec))
+        reason = asyncio.run(run(server, token, spec, rematches=rematches))
         raise SystemExit(f"stopped: {reason}")

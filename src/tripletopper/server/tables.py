@@ -649,12 +649,7 @@ class Table:
                 return
             seat = self.held(by, INVITED)
             if seat is not None:
-                info = self.row.seats[seat]
-                person = replace(info, kind=HUMAN)
-                await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=person))
-                self.row.seats[seat] = person
-                self._broadcast_table()
-                await self._rematch_ready()
+                await self._answer(self.row.seats[seat], True)
                 return
             away = self.held(by, BOT)
             if away is None:
@@ -683,9 +678,42 @@ class Table:
             seat = self.held(by, INVITED)
             if seat is None:
                 raise ClientError("not_seated", "no seat of this rematch waits for your answer")
-            await self._hand_to_bot(self.row.seats[seat])
-            self._broadcast_table()
-            await self._rematch_ready()
+            await self._answer(self.row.seats[seat], False)
+
+    async def answer_as_bot_account(self, user_id: int, accept: bool) -> tuple[int, str | None]:
+        """A connected bot account answers the seat of this rematch offered to it (over
+        ``/ws/bot``, which proves who it is).  Accepting gives the seat a new token (the
+        bot is sent it in an ``invite``: the server keeps only hashes, so it cannot send
+        the old one); declining hands the seat to a built-in bot.  Returns the seat and
+        the new token (None: declined)."""
+        if not self.owner:
+            seat, token = await self._remote("answer_as_bot_account", user_id, accept)
+            return int(seat), None if token is None else str(token)
+        async with self.lock:
+            info = next(
+                (i for i in self.row.seats.values()
+                 if i.kind == INVITED and i.bot_account and i.user_id == user_id),
+                None,
+            )  # fmt: skip
+            if info is None:
+                raise ClientError("no_rematch", "no seat of this table waits for your answer")
+            token = new_token() if accept else None
+            if token is not None:
+                info = replace(info, token_hash=hash_token(token))
+            await self._answer(info, accept)
+            return info.seat, token
+
+    async def _answer(self, info: SeatRow, accept: bool) -> None:
+        """The seat of this rematch offered as ``info`` is accepted (its person sits down)
+        or declined (a bot plays it, and gives it back if they accept after all)."""
+        if accept:
+            person = replace(info, kind=HUMAN)
+            await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=person))
+            self.row.seats[info.seat] = person
+        else:
+            await self._hand_to_bot(info)
+        self._broadcast_table()
+        await self._rematch_ready()
 
     async def settle_rematch(self) -> None:
         """The rematch's wait is over: bots take the seats not accepted, then it starts (or
@@ -1625,12 +1653,26 @@ class Room:
             wait = self.settings.rematch_wait
             table.notify({"type": "rematch", "table": new.id, "by": seat, "wait": wait})
             table._broadcast_table()
+            self._offer_bot_accounts(new, wait)
         async with new.lock:
             await new._rematch_ready()
             if new.row.status == OPEN:
                 loop = asyncio.get_running_loop()
                 new.rematch_timer = loop.call_later(wait, lambda: self.spawn(new.settle_rematch()))
         return new
+
+    def _offer_bot_accounts(self, new: Table, wait: float) -> None:
+        """Tell each connected bot account offered a seat of the rematch ``new`` (on its
+        ``/ws/bot``: its game's connection may be closed by now); one not connected here
+        is not asked, and a bot takes its seat when the wait is over."""
+        for info in new.row.seats.values():
+            link = self.bot_links.get(info.user_id) if info.user_id is not None else None
+            if info.kind == INVITED and info.bot_account and link is not None:
+                link.push(encode({
+                    "type": "rematch", "table": new.id, "of": new.row.rematch_of,
+                    "seat": info.seat, "game": new.row.game, "players": new.row.players,
+                    "wait": wait,
+                }))  # fmt: skip
 
     async def _rematch_of(self, table: Table) -> Table | None:
         """The rematch asked for at ``table``, unless none was or it expired (nobody at it)."""
