@@ -92,6 +92,36 @@ def test_the_reference_client_accepts_a_rematch_and_plays_it(tmp_path):
         ann.close()
 
 
+def test_the_reference_client_declines_rematches_when_told_to(tmp_path):
+    with live_server(str(tmp_path), bot_delay=0.02, rematch_wait=WAIT) as base:
+        ann, csrf = person(base, "Ann")
+        token = bot_with_token(ann, csrf, "Deep Thought")
+        said: list[str] = []
+
+        async def main() -> tuple[str, str]:
+            bot = asyncio.create_task(run(base, token, "random", say=said.append, rematches=False))
+            await online(ann, "Deep Thought")
+            first, mine = open_with_bot(ann, csrf, "Deep Thought")
+            await play(base, first, mine, 7)
+            new = ask_rematch(ann, csrf, first, mine)
+            for _ in range(200):
+                if seat_of(ann, new, 1)["status"] == "playing":
+                    break
+                await asyncio.sleep(0.05)
+            bot.cancel()
+            return first, new
+
+        first, new = asyncio.run(main())
+        seat = seat_of(ann, new, 1)
+        assert (seat["status"], seat["kind"], seat["name"]) == (
+            "playing",
+            "bot",
+            "Deep Thought (bot)",
+        )
+        assert f"decline the rematch {new} of {first}" in said
+        ann.close()
+
+
 async def bot_socket(base: str, token: str) -> ClientConnection:
     ws = await connect(base.replace("http", "ws") + "/ws/bot")
     await ws.send(json.dumps({"type": "hello", "token": token}))
