@@ -305,3 +305,28 @@ def test_an_owner_that_finds_its_action_number_taken_plays_on_from_the_stored_ga
             state = until(ws, "state", skip=("table",))
             assert state["version"] == 1
         assert [table.game.action_to_wire(a) for _s, a in table.state.history] == [theirs]
+
+
+def test_account_calls_reach_the_tables_owner_on_another_process(two_processes):
+    """Linking a guest's seat and resuming a seat from another device, asked of the process
+    that does not run the table, are done by its owner."""
+    bases, _ = two_processes
+    password = "correct horse"
+    with (
+        httpx.Client(base_url=bases[0], timeout=30) as one,
+        httpx.Client(base_url=bases[1], timeout=30) as two,
+    ):
+        r = one.post("/api/tables", json={"game": "thirty-two", "players": 3, "name": "Kim"})
+        table_id, token = r.json()["table"]["id"], r.json()["token"]
+        r = two.post("/api/account", json={"name": "Kimberly", "password": password})
+        mine = {"X-CSRF-Token": r.json()["csrf"]}
+        r = two.post(f"/api/tables/{table_id}/account", headers={**mine, "X-Seat-Token": token})
+        assert r.status_code == 200 and r.json()["seat"] == 0, r.text
+        two.cookies.clear()
+        r = two.post("/api/session", json={"name": "Kimberly", "password": password})
+        r = two.post(f"/api/tables/{table_id}/resume", headers={"X-CSRF-Token": r.json()["csrf"]})
+        assert r.status_code == 200 and r.json()["seat"] == 0, r.text
+        resumed = r.json()["token"]
+        for http in (one, two):  # both processes know the new token
+            r = http.get(f"/api/tables/{table_id}", headers={"X-Seat-Token": resumed})
+            assert r.json()["seat"] == 0
