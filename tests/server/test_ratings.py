@@ -134,6 +134,17 @@ def test_places_put_people_who_left_last_and_rate_no_guest_and_no_stand_in_bot()
     assert [p.place for p in abandoned] == [1.0, 7.0, 7.0, 1.0]
 
 
+def test_a_rematch_seat_declined_or_unanswered_is_not_rated():
+    seats = {
+        0: SeatRow(0, "Ann", "human", None, "h0", user_id=1),
+        1: SeatRow(1, "Bob (bot)", "bot", "medium", "h1", user_id=2),  # declined: no forfeit
+        2: SeatRow(2, "Robo (bot)", "bot", "medium", "h2", user_id=3, bot_account=True),
+        3: SeatRow(3, "Easy bot", "bot", "easy"),
+    }
+    got = ratings.places(seats, 4, Results.by_score([1, 9, 8, 5]))
+    assert got == [Place(0, "u:1", 4.0), Place(3, "b:easy", 3.0)]
+
+
 # --- through the room -------------------------------------------------------------------------
 
 

@@ -9,7 +9,9 @@ rated game ends, every seat takes part with its place from the game's results:
   the seat did and even if they came back; that bot is not rated;
 - a game abandoned by all its people has no results: the seats nobody left share
   first place;
-- a guest's seat is not rated (rated tables seat accounts only).
+- a guest's seat is not rated (rated tables seat accounts only), nor a rematch's seat
+  its person (or bot account) declined or did not answer: the bot playing it is not
+  them (else asking for rematches of an absent player would farm their losses).
 
 Each seat is one team of the model; a player holding several seats (two "hard" bots)
 gets the mean of its seats' new ratings.  The update runs inside the job that stores
@@ -69,6 +71,8 @@ def places(seats: dict[int, SeatRow], players: int, results: Results | None) -> 
         info = seats.get(seat)
         if info is None:
             continue
+        if info.user_id is not None and info.kind != "human" and not info.forfeit:
+            continue  # a rematch's seat its person declined or left unanswered: not theirs
         if info.user_id is not None:
             player = person(info.user_id)
             stayed = info.kind == "human" and not info.forfeit
