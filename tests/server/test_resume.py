@@ -244,3 +244,30 @@ def test_a_finished_table_is_refused(tmp_path):
         r = http.post(f"/api/tables/{table_id}/resume", headers={"X-CSRF-Token": r.json()["csrf"]})
         assert r.status_code == 400 and r.json()["code"] == "not_playing", r.text
         assert "over" in r.json()["message"]
+
+
+def test_migration_0010_keeps_stored_seats_with_no_other_devices(db_url):
+    from tripletopper.server import storage
+    from tripletopper.server.storage import SeatRow
+
+    engine = storage.make_engine(db_url)
+    storage.migrate(engine, "0009")
+    with engine.begin() as conn:
+        conn.execute(schema.tables.insert().values(
+            id="old", game="thirty-two", players=3, options="{}", seed=1, status="open",
+            on_timeout="default", created_at=1.0,
+        ))  # fmt: skip
+        conn.exec_driver_sql(
+            "INSERT INTO seats (table_id, seat, name, kind, token_hash) "
+            "VALUES ('old', 0, 'Ann', 'human', 'h0')"
+        )
+    storage.migrate(engine)
+    with engine.begin() as conn:
+        row = storage.load_table(conn, "old")
+        assert row is not None and row.seats[0] == SeatRow(0, "Ann", "human", None, "h0")
+        assert row.seats[0].device_keys == ()
+        storage.put_seat(conn, "old", SeatRow(0, "Ann", "human", None, "h0",
+                                              device_keys=("k1", "k2")))  # fmt: skip
+        row = storage.load_table(conn, "old")
+        assert row is not None and row.seats[0].device_keys == ("k1", "k2")
+    engine.dispose()
