@@ -271,3 +271,51 @@ def test_migration_0010_keeps_stored_seats_with_no_other_devices(db_url):
         row = storage.load_table(conn, "old")
         assert row is not None and row.seats[0].device_keys == ("k1", "k2")
     engine.dispose()
+
+
+def test_a_device_that_resumed_a_rematch_seat_joins_the_rematch(tmp_path):
+    with (
+        live_server(str(tmp_path), bot_delay=0.01, rematch_wait=600.0) as base,
+        httpx.Client(base_url=base) as ann,
+        httpx.Client(base_url=base) as bob,
+    ):
+        heads = []
+        for http, name in ((ann, "Ann"), (bob, "Bob")):
+            r = http.post("/api/account", json={"name": name, "password": PASSWORD})
+            heads.append({"X-CSRF-Token": r.json()["csrf"]})
+        r = ann.post("/api/tables", json={"game": "thirty-one", "players": 2, "name": "x"},
+                     headers=heads[0])  # fmt: skip
+        first, ann_token = r.json()["table"]["id"], r.json()["token"]
+        r = bob.post(f"/api/tables/{first}/seats/1", json={}, headers=heads[1])
+        bob_token = r.json()["token"]
+        ann.post(f"/api/tables/{first}/start", headers=seat_header(ann_token)).raise_for_status()
+
+        async def play() -> None:
+            clients = [TableClient(base, first, t) for t in (ann_token, bob_token)]
+            for c in clients:
+                await c.start()
+            await play_randomly(clients, random.Random(2))
+            for c in clients:
+                await c.close()
+
+        asyncio.run(play())
+        r = ann.post(f"/api/tables/{first}/rematch", headers=seat_header(ann_token))
+        new = r.json()["table"]["id"]
+        with httpx.Client(base_url=base) as phone:  # Bob, on his phone
+            r = phone.post("/api/session", json={"name": "Bob", "password": PASSWORD})
+            phone_csrf = {"X-CSRF-Token": r.json()["csrf"]}
+            r = phone.post(f"/api/tables/{new}/resume", headers=phone_csrf)
+            assert r.status_code == 200 and r.json()["seat"] == 1, r.text
+            token = r.json()["token"]
+            assert (
+                phone.get(f"/api/tables/{new}", headers=seat_header(token)).json()["invited"] == 1
+            )
+            r = phone.post("/api/tables/nosuchtable/rematch", headers=seat_header(token))
+            assert r.status_code == 404
+            r = phone.post(f"/api/tables/{first}/rematch", headers=seat_header("forged"))
+            assert r.status_code == 403 and r.json()["code"] == "not_seated"
+            assert phone.get(f"/api/tables/{new}").json()["table"]["status"] == "open"
+            r = phone.post(f"/api/tables/{first}/rematch", headers=seat_header(token))
+            assert r.status_code == 200 and r.json()["table"]["id"] == new, r.text
+            assert r.json()["table"]["status"] == "playing"  # both answered: it starts
+            assert phone.get(f"/api/tables/{new}", headers=seat_header(token)).json()["seat"] == 1

@@ -1625,13 +1625,16 @@ class Room:
         if not table.owner and self.cluster is not None:
             return await self.get(await self.cluster.call(table, "rematch", [by]))
         async with table.lock:
-            seat = table.require_seat(by)
-            if table.row.status != FINISHED:
+            finished = table.row.status == FINISHED
+            asked = await self._rematch_of(table) if finished else None
+            if table.seat_of(by) is None and (asked is None or table.held(by, BOT) is not None):
+                table.require_seat(by)  # refused, saying why
+            if not finished:
                 raise ClientError("not_finished", "a rematch is possible once the game is over")
-            asked = await self._rematch_of(table)
-            if asked is not None:
+            if asked is not None:  # (a device that resumed its seat there has a token only there)
                 await asked.accept(by)
                 return asked
+            seat = table.require_seat(by)
             row = table.row
             seats = {}
             for s, info in row.seats.items():
