@@ -27,6 +27,14 @@ runs, and ``TABLE`` actions now and then.  Along the way:
   writes exactly the features of ``observation(seat)`` for every seat at every step,
   and, like the observation, is unchanged by ``resample(seat)``.
 
+Worlds built from a seat's view (``Game.world_from_view``, for remote bots) are checked in
+random games too, from the observation and recall as JSON travels them: the world gives the
+seat the same observation, recall, seats to act and legal actions, holds every card once,
+and plays on; it depends on nothing but the view and the rng (a resample, which looks the
+same to the seat, gives the very same world), different rngs deal the hidden cards
+differently where anything is hidden, and the world deals exactly as ``resample`` does with
+the same rng (so a remote search bot decides as a local one).
+
 The generator's fast paths are checked the same way: ``Rng.sample`` draws what one
 ``below`` per item draws, and ``Rng.advance(n)`` leaves the generator where ``n``
 draws would.  Each game's own invariants (its card accounting, exactly which cards
@@ -53,6 +61,7 @@ from tripletopper.engine import CLOCK, TABLE, Action, Event, Game, Rng, State
 from tripletopper.engine.encoding import Encoding
 from tripletopper.errors import IllegalActionError, MalformedActionError
 from tripletopper.games import GAMES
+from tripletopper.games.thirty_one import ThirtyOneState
 from tripletopper.record import Record
 from tripletopper.rl.encoding import ENCODINGS
 
@@ -427,6 +436,101 @@ def play_and_check(game: Game, seed: int) -> None:
 def variant_id(variant: tuple[str, int, dict[str, Any]]) -> str:
     name, players, options = variant
     return "-".join([name, str(players), *(f"{k}={v}" for k, v in options.items())])
+
+
+WORLD_GAMES = sorted(
+    name for name, cls in GAMES.items() if cls.world_from_view is not Game.world_from_view
+)
+"""Games that build worlds from a seat's view (all, once each game has it)."""
+WORLD_VARIANTS = [v for v in VARIANTS if v[0] in WORLD_GAMES]
+
+
+def thirty_one_cards(state: State) -> list[int]:
+    assert isinstance(state, ThirtyOneState)
+    return [c for h in state.hands for c in h] + state.pile + state.stock.contents()
+
+
+CARDS_IN_PLAY = {"thirty-one": thirty_one_cards}
+"""Every card of a state (in hands, piles, the stock...): the deck, each card once."""
+
+
+def seen_by_all(state: State) -> list[Any]:
+    """Every seat's observation and a spectator's: what a deal shows once dealt."""
+    return [state.public_observation(), *map(state.observation, range(state.game.players))]
+
+
+def check_world(state: State, seat: int, seed: int, weights: dict[str, float]) -> None:
+    game = state.game
+    obs = json.loads(json.dumps(state.observation(seat)))  # as a remote seat receives them
+    recall = json.loads(json.dumps(state.recall(seat)))
+    world = game.world_from_view(seat, obs, recall, Rng(seed))
+    assert world.observation(seat) == state.observation(seat)
+    assert world.recall(seat) == state.recall(seat)
+    assert world.to_act() == state.to_act()
+    assert world.legal_actions(seat) == state.legal_actions(seat)
+    assert world.is_terminal() == state.is_terminal()
+    assert sorted(CARDS_IN_PLAY[game.name](world)) == list(range(len(game.deck.names)))
+    # Nothing but the view: a state that looks the same to the seat gives the same world.
+    lookalike = state.resample(seat, Rng(seed + 1))
+    again = game.world_from_view(
+        seat, lookalike.observation(seat), lookalike.recall(seat), Rng(seed)
+    )
+    assert again.dump() == world.dump()
+    # The same deal as a resample with the same rng, on and on.
+    twin = state.resample(seat, Rng(seed))
+    assert seen_by_all(world) == seen_by_all(twin)
+    rng = random.Random(seed)
+    for _ in range(6):
+        if world.is_terminal():
+            break
+        acting, action = choose(world, rng, weights)
+        world.apply(action, acting)
+        twin.apply(action, acting)
+        assert seen_by_all(world) == seen_by_all(twin)
+
+    # Another rng deals the hidden cards otherwise, where anything is hidden (a resample
+    # of a finished game keeps its cards: nothing is left to decide).
+    def deal(state: State) -> str:
+        return json.dumps({k: v for k, v in state.dump().items() if k != "rng"})
+
+    worlds = {deal(game.world_from_view(seat, obs, recall, Rng(seed + k))) for k in range(6)}
+    resamples = {deal(state.resample(seat, Rng(seed + k))) for k in range(6)}
+    assert (len(worlds) > 1) == (len(resamples) > 1 or state.is_terminal())
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "options"), WORLD_VARIANTS, ids=map(variant_id, WORLD_VARIANTS)
+)
+def test_worlds_built_from_a_view_keep_the_contract(
+    name: str, players: int, options: dict[str, Any]
+) -> None:
+    game = make_game(name, players, **options)
+    for seed in range(GAMES_PER_VARIANT // 2):
+        rng = random.Random(seed)
+        weights = {kind: rng.choice(KIND_WEIGHTS) for kind in game.codec.kinds}
+        state = game.new_state(seed)
+        for step in range(MAX_STEPS):
+            if step % 5 == 0 or state.is_terminal():
+                try:
+                    check_world(state, step % players, seed * 1000 + step, weights)
+                except Exception as exc:
+                    exc.add_note(f"{game!r}, seed {seed}, step {step}")
+                    raise
+            if state.is_terminal():
+                break
+            state.apply(*reversed(choose(state, rng, weights)))
+
+
+def test_a_view_no_state_could_show_is_refused() -> None:
+    game = make_game("thirty-one", 3)
+    state = game.new_state(1)
+    obs, recall = state.observation(0), state.recall(0)
+    with pytest.raises(ValueError, match="not of this game"):
+        game.world_from_view(1, obs, recall, Rng(0))
+    with pytest.raises(ValueError, match="every card once"):
+        game.world_from_view(0, {**obs, "stock_size": obs["stock_size"] + 1}, recall, Rng(0))
+    with pytest.raises(ValueError, match="discard pile"):
+        game.world_from_view(0, obs, {**recall, "buried": ["AS"]}, Rng(0))
 
 
 @pytest.mark.parametrize(("name", "players", "options"), VARIANTS, ids=map(variant_id, VARIANTS))

@@ -1,0 +1,134 @@
+"""Thirty-One worlds built from one seat's view (``Game.world_from_view``, docs/engine.md).
+
+A remote bot holds no state: it has its seat's observation and recall.  From them
+this builds a whole :class:`ThirtyOneState` that shows that seat exactly the same,
+with every card the seat cannot place dealt at random, as ``resample`` deals it.
+
+What the observation carries is public (lives, who is in, the dealer, whose turn,
+the known cards in hands, the top discard and the sizes); the recall adds what the
+seat saw that is no longer on view: the buried discards and the hand in which each
+player went out (which orders the final ranking).  Everything else is derived:
+who is still to answer after a deal, the seating links, the deal order.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from tripletopper.cards.standard import STANDARD
+from tripletopper.engine import Results, Rng, Stock
+from tripletopper.games.thirty_one.scoring import is_31
+
+if TYPE_CHECKING:
+    from tripletopper.games.thirty_one.rules import ThirtyOne, ThirtyOneState
+
+PHASES = {"check": 0, "turn": 1, "discard": 2, "over": 3}
+
+
+class ShownSettlement(NamedTuple):
+    """A past hand's settlement known only as it was shown (``last_hand``)."""
+
+    shown: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return copy.deepcopy(self.shown)
+
+
+def build_world(
+    game: ThirtyOne,
+    seat: int,
+    obs: Mapping[str, Any],
+    recall: Mapping[str, Any],
+    rng: Rng,
+) -> ThirtyOneState:
+    from tripletopper.games.thirty_one.rules import ThirtyOneState
+
+    players = game.players
+    if obs.get("game") != game.name or obs.get("players") != players or obs.get("seat") != seat:
+        raise ValueError("the observation is not of this game and seat")
+    parse = STANDARD.parse
+    state = ThirtyOneState.__new__(ThirtyOneState)
+    state._init_base(game, {"seed": None, "decks": None, "setup": {}, "world_of": seat})
+    state.rng = Rng(rng.bits())
+    state.stacks = []
+    state.manual = game.manual
+    state.lives = [int(x) for x in obs["lives"]]
+    state.alive = [x > 0 for x in state.lives]
+    state.seats_in = seats = [int(s) for s in obs["in_hand"]]
+    state.elim_hand = [int(h) for h in recall.get("out_in_hand", [0] * players)]
+    state.nxt = [(s + 1) % players for s in range(players)]
+    for i, s in enumerate(seats):
+        state.nxt[s] = seats[(i + 1) % len(seats)]
+    state.orders = {}
+    state.counts = [0.0] * players
+    state.dealer = int(obs["dealer"])
+    state.hand_no = int(obs["hand_number"])
+    state.turns = int(obs["hand_turns"])
+    state.turns_before = 0
+    state.phase = PHASES[obs["phase"]]
+    state.turn = obs["turn"] if obs["turn"] is not None else 0
+    state.taken = parse(obs["taken"]) if obs["taken"] else -1
+    state.knocker = obs["knocker"] if obs["knocker"] is not None else -1
+    state.knocks = state.stops = state.thirty_ones = state.voids = 0
+    state.declared = [int(s) for s in obs["declared"]]
+    state.last = ShownSettlement(copy.deepcopy(obs["last_hand"])) if obs["last_hand"] else None
+    state.result = Results.from_json(obs["result"]) if obs["result"] else None
+
+    # The cards: known ones where they are seen, the rest dealt from what is left.
+    pile = [parse(c) for c in recall.get("buried", [])]
+    if obs["discard_top"] is not None:
+        pile.append(parse(obs["discard_top"]))
+    if len(pile) != obs["discard_size"]:
+        raise ValueError("the recalled discard pile does not match its size")
+    known = [[parse(c) for c in cards] for cards in obs["known"]]
+    state.public = {card for cards in known for card in cards}
+    own = [parse(c) for c in obs["hand"]] if "hand" in obs else None
+    hands: list[list[int]] = []
+    slots: list[tuple[int, int]] = []
+    for s, size in enumerate(obs["hand_sizes"]):
+        if s == seat and own is not None:
+            hands.append(own)
+            continue
+        hand = known[s].copy()
+        slots.extend((s, i) for i in range(len(hand), size))
+        hands.append(hand + [-1] * (size - len(hand)))
+    listed = [*pile, *(card for hand in hands for card in hand if card >= 0)]
+    placed = set(listed)
+    pool = [card for card in range(len(STANDARD.names)) if card not in placed]
+    if len(placed) != len(listed) or len(pool) != len(slots) + int(obs["stock_size"]):
+        raise ValueError("the view does not account for every card once")
+    # Without manual_31 a dealt or made 31 is declared at once, so no hand holds an
+    # undeclared one (checked as resample checks it: older hands are not).
+    check = [] if game.manual else sorted({s for s, _ in slots})
+    for _attempt in range(100):
+        rng.shuffle(pool)
+        for (s, i), card in zip(slots, pool, strict=False):
+            hands[s][i] = card
+        if not any(is_31(hands[s][0], hands[s][1], hands[s][2]) for s in check):
+            break
+    state.hands = hands
+    state.pile = pile
+    state.stock = Stock()
+    state.stock.replace(pool[len(slots) :])
+    state.pending = _pending(state, obs, known)
+    if state.phase == 0:  # the first to play once everyone has answered
+        state.turn = state._deal_order()[0]
+    return state
+
+
+def _pending(state: ThirtyOneState, obs: Mapping[str, Any], known: list[list[int]]) -> list[int]:
+    """Seats still to answer after the deal, from the one to act on in deal order: everyone
+    left with ``manual_31``; otherwise the dealt 31s not yet declared (shown at once)."""
+    if state.phase != 0:
+        return []
+    order = state._deal_order()
+    first = order.index(int(obs["to_act"][0]))
+    if state.manual:
+        return order[first:]
+    return [
+        s
+        for s in order[first:]
+        if s not in state.declared and len(known[s]) == 3 and is_31(*known[s])
+    ]
