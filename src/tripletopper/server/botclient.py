@@ -8,10 +8,12 @@ doubling to 30 s), never sends faster than the room's limits (one action per
 update it was sent, at most 20 a second), and stops for good when its token is
 refused (``bad_token``, ``revoked``, ``expired_token``).
 
-A remote client sees only its seat's observation: bots that search sampled worlds
-or read the seat's recall (``hard``, ``expert``, ``ismcts``, memory bots) need the
-hidden state the server keeps, so where such a bot asks for it, this client decides
-with the game's heuristic instead (``random`` for a game without one) and says so once.
+A bot account's seat is sent its observation and its recall (its own memory), and
+its bot is fed the events of every update (``wants_events``), so a bot decides as
+it would seated in the room: a search bot (``hard``, ``expert``, ``ismcts``) samples
+worlds built from that view alone (``Game.world_from_view``).  In a game that cannot
+build worlds yet, where a bot asks for one the client decides with the game's
+heuristic instead (``random`` for a game without one) and says so once.
 """
 
 from __future__ import annotations
@@ -28,8 +30,8 @@ from typing import Any, cast
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from tripletopper.bots import Bot, SeatView, bot_factory, bot_names
-from tripletopper.engine import Action, Game
+from tripletopper.bots import Bot, SampledView, SeatView, bot_factory, bot_names
+from tripletopper.engine import Action, Game, Rng
 from tripletopper.question_banks import make_game
 from tripletopper.server.client import TableClient
 
@@ -62,11 +64,19 @@ class ObservedView:
     def to_act(self) -> tuple[int, ...]:
         return tuple(self.client.observation.get("to_act", ()) or ())
 
-    def sample(self, rng: Any) -> Any:
-        raise LookupError("a remote seat cannot sample the hidden state")
+    def sample(self, rng: Rng) -> SampledView:
+        """A world built from the seat's view alone, as :meth:`SeatView.sample` deals one."""
+        client = self.client
+        try:
+            world = self.game.world_from_view(self.seat, client.observation, client.recall, rng)
+        except NotImplementedError as exc:
+            raise LookupError(str(exc)) from None
+        except (KeyError, TypeError, ValueError) as exc:  # a view no state could show
+            raise LookupError(f"no world fits this view: {exc!r}") from None
+        return SampledView(world, self.seat)
 
     def recall(self) -> dict[str, Any]:
-        raise LookupError("a remote seat has no recall from the server")
+        return self.client.recall
 
 
 def fallback_spec(game: str) -> str:
@@ -74,17 +84,35 @@ def fallback_spec(game: str) -> str:
 
 
 async def play_seat(
-    server: str, invite: dict[str, Any], spec: str, say: Callable[[str], None]
-) -> None:
-    """Play one invited seat to the end of its game."""
+    server: str, invite: dict[str, Any], spec: str, say: Callable[[str], None],
+    seed: int | None = None,
+) -> None:  # fmt: skip
+    """Play one invited seat to the end of its game (the bot seeded by ``seed``, else at
+    random)."""
     table = TableClient(server, invite["table"], invite["token"])
+    seat = int(invite["seat"])
+    seed = random.randrange(2**31) if seed is None else seed
+    bots: list[Bot] = []  # the bot, then its backup (for a game that cannot build worlds)
+    early: list[dict[str, Any]] = []  # events that came before the bots were made
+
+    def feed(_client: TableClient, message: dict[str, Any]) -> None:
+        events = message.get("events")
+        if not events:
+            return
+        if not bots:
+            early.extend(events)
+        for each in bots:
+            if each.wants_events:
+                each.observe(events)
+
+    table.on_update = feed
     await table.start()
     game = make_game(invite["game"], table.table.get("players") or invite["players"],
                      **(table.table.get("options") or {}))  # fmt: skip
-    seat = int(invite["seat"])
-    seed = random.randrange(2**31)
     bot: Bot = bot_factory(spec, game)(seat, seed)
     backup: Bot = bot_factory(fallback_spec(game.name), game)(seat, seed)
+    bots.extend((bot, backup))
+    feed(table, {"events": early})
     warned = False
     say(f"playing seat {seat + 1} of {invite['game']} at table {invite['table']} as {spec}")
     try:
@@ -125,10 +153,11 @@ def _moved_on(client: TableClient, seen: int) -> bool:
 
 async def run(
     server: str, token: str, spec: str, *, say: Callable[[str], None] = print,
-    once: bool = False,
+    once: bool = False, seed: int | None = None,
 ) -> str:  # fmt: skip
     """Stay connected as the token's bot account, playing every invitation; returns the
-    reason it stopped (a refused token; with ``once``, after the first game)."""
+    reason it stopped (a refused token; with ``once``, after the first game).  ``seed``
+    seeds every seat's bot (tests); by default each is seeded at random."""
     url = server.replace("http", "ws", 1).rstrip("/") + "/ws/bot"
     delay = 0.5
     games: set[asyncio.Task[None]] = set()
@@ -147,7 +176,7 @@ async def run(
                         if message.get("code") in FATAL:
                             return str(message["code"])
                     elif kind == "invite":
-                        task = asyncio.create_task(play_seat(server, message, spec, say))
+                        task = asyncio.create_task(play_seat(server, message, spec, say, seed))
                         games.add(task)
                         task.add_done_callback(games.discard)
                         if once:
