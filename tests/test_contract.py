@@ -62,6 +62,7 @@ from tripletopper.engine.encoding import Encoding
 from tripletopper.errors import IllegalActionError, MalformedActionError
 from tripletopper.games import GAMES
 from tripletopper.games.thirty_one import ThirtyOneState
+from tripletopper.games.thirty_two import ThirtyTwoState
 from tripletopper.record import Record
 from tripletopper.rl.encoding import ENCODINGS
 
@@ -450,7 +451,12 @@ def thirty_one_cards(state: State) -> list[int]:
     return [c for h in state.hands for c in h] + state.pile + state.stock.contents()
 
 
-CARDS_IN_PLAY = {"thirty-one": thirty_one_cards}
+def thirty_two_cards(state: State) -> list[int]:
+    assert isinstance(state, ThirtyTwoState)
+    return [c for h in state.hands for c in h] + state.pile + state.stock.contents()
+
+
+CARDS_IN_PLAY = {"thirty-one": thirty_one_cards, "thirty-two": thirty_two_cards}
 """Every card of a state (in hands, piles, the stock...): the deck, each card once."""
 
 

@@ -73,7 +73,8 @@ from tripletopper.games.thirty_one.scoring import (
     value3_trips,
 )
 from tripletopper.games.thirty_one.scoring import value3 as value3_plain
-from tripletopper.games.thirty_one.world import ShownSettlement, build_world
+from tripletopper.games.thirty_one.world import build_world
+from tripletopper.games.worlds import ShownSettlement
 
 TAKE: Action = ("take",)
 DRAW: Action = ("draw",)

@@ -15,25 +15,23 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from tripletopper.cards.standard import STANDARD
 from tripletopper.engine import Results, Rng, Stock
 from tripletopper.games.thirty_one.scoring import is_31
+from tripletopper.games.worlds import (
+    ShownSettlement,
+    check_view,
+    seen_hands,
+    squared_pile,
+    unplaced,
+)
 
 if TYPE_CHECKING:
     from tripletopper.games.thirty_one.rules import ThirtyOne, ThirtyOneState
 
 PHASES = {"check": 0, "turn": 1, "discard": 2, "over": 3}
-
-
-class ShownSettlement(NamedTuple):
-    """A past hand's settlement known only as it was shown (``last_hand``)."""
-
-    shown: dict[str, Any]
-
-    def to_json(self) -> dict[str, Any]:
-        return copy.deepcopy(self.shown)
 
 
 def build_world(
@@ -46,8 +44,7 @@ def build_world(
     from tripletopper.games.thirty_one.rules import ThirtyOneState
 
     players = game.players
-    if obs.get("game") != game.name or obs.get("players") != players or obs.get("seat") != seat:
-        raise ValueError("the observation is not of this game and seat")
+    check_view(game.name, players, seat, obs)
     parse = STANDARD.parse
     state = ThirtyOneState.__new__(ThirtyOneState)
     state._init_base(game, {"seed": None, "decks": None, "setup": {}, "world_of": seat})
@@ -77,28 +74,11 @@ def build_world(
     state.result = Results.from_json(obs["result"]) if obs["result"] else None
 
     # The cards: known ones where they are seen, the rest dealt from what is left.
-    pile = [parse(c) for c in recall.get("buried", [])]
-    if obs["discard_top"] is not None:
-        pile.append(parse(obs["discard_top"]))
-    if len(pile) != obs["discard_size"]:
-        raise ValueError("the recalled discard pile does not match its size")
+    pile = squared_pile(obs, recall, parse)
+    hands, slots = seen_hands(seat, obs, parse)
     known = [[parse(c) for c in cards] for cards in obs["known"]]
     state.public = {card for cards in known for card in cards}
-    own = [parse(c) for c in obs["hand"]] if "hand" in obs else None
-    hands: list[list[int]] = []
-    slots: list[tuple[int, int]] = []
-    for s, size in enumerate(obs["hand_sizes"]):
-        if s == seat and own is not None:
-            hands.append(own)
-            continue
-        hand = known[s].copy()
-        slots.extend((s, i) for i in range(len(hand), size))
-        hands.append(hand + [-1] * (size - len(hand)))
-    listed = [*pile, *(card for hand in hands for card in hand if card >= 0)]
-    placed = set(listed)
-    pool = [card for card in range(len(STANDARD.names)) if card not in placed]
-    if len(placed) != len(listed) or len(pool) != len(slots) + int(obs["stock_size"]):
-        raise ValueError("the view does not account for every card once")
+    pool = unplaced(len(STANDARD.names), pile, hands, len(slots) + int(obs["stock_size"]))
     # Without manual_31 a dealt or made 31 is declared at once, so no hand holds an
     # undeclared one (checked as resample checks it: older hands are not).
     check = [] if game.manual else sorted({s for s, _ in slots})

@@ -53,6 +53,8 @@ from tripletopper.games.thirty_two.scoring import (
     raw_plain,
     raw_wild,
 )
+from tripletopper.games.thirty_two.world import build_world
+from tripletopper.games.worlds import ShownSettlement
 
 TAKE: Action = ("take",)
 DRAW: Action = ("draw",)
@@ -170,6 +172,11 @@ class ThirtyTwo(Game):
     def describe_event(self, event: Mapping[str, Any], names: Sequence[str]) -> str:
         return describe_event(event, names)
 
+    def world_from_view(
+        self, seat: int, observation: Mapping[str, Any], recall: Mapping[str, Any], rng: Rng
+    ) -> ThirtyTwoState:
+        return build_world(self, seat, observation, recall, rng)
+
 
 class ThirtyTwoState(State):
     __slots__ = (
@@ -210,7 +217,7 @@ class ThirtyTwoState(State):
         self.taken = -1
         self.knocker = -1
         self.playoff = False
-        self.last: Settlement | None = None
+        self.last: Settlement | ShownSettlement | None = None
         self.result: Results | None = None
         self.dealer = self.rng.below(players) if dealer is None else dealer
         self._seat_tables()
@@ -567,6 +574,21 @@ class ThirtyTwoState(State):
                 obs["thirty_two"] = obs["score"] >= THIRTY_TWO
         return obs
 
+    def recall(self, seat: int) -> dict[str, Any]:
+        """The discards buried under the top one (every seat saw each made), the cards of
+        each rebuild of the stock, and for each other hand the rebuild whose stock each of
+        its cards this seat cannot see was drawn from (0: before any), oldest first."""
+        public = self.public
+        drawn = self.drawn_epoch
+        return {
+            "buried": _cards(self.pile[:-1]),
+            "reshuffled": [_cards(sorted(cards)) for cards in self.reshuffled],
+            "unseen_drawn_in": [
+                [] if other == seat else sorted(drawn.get(c, 0) for c in hand if c not in public)
+                for other, hand in enumerate(self.hands)
+            ],
+        }
+
     def hints(self, seat: int | None) -> dict[str, Any]:
         """Before a seat in the hand draws or takes (in the turn phase, its turn or not):
         the exact odds of a stock draw and the value of taking the face-up card
@@ -669,6 +691,12 @@ class ThirtyTwoState(State):
             return twin
         public = self.public
         hands = twin.hands
+        drawn = self.drawn_epoch
+        for other in self.seats_in:
+            if other != seat:
+                # The seen cards first, in order, then the unseen oldest first: the order a
+                # world built from the view alone has (Game.world_from_view), so both deal alike.
+                hands[other].sort(key=lambda c: -1 if c in public else drawn.get(c, 0))
         if not self.reshuffled:  # the usual case: every unseen card could be anywhere unseen
             slots = [
                 (other, i)
