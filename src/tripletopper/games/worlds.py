@@ -5,7 +5,7 @@ discard pile (Thirty-One, Thirty-Two): the hands as a seat sees them, the cards 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from tripletopper.cards.deck import Card
@@ -43,13 +43,18 @@ def seen_hands(
     return hands, slots
 
 
-def unplaced(deck_size: int, pile: list[Card], hands: list[list[Card]], hidden: int) -> list[Card]:
-    """The cards the seat cannot place (in card order), checking that the view holds every
-    card once: ``hidden`` is how many it cannot place (its unseen slots and the stock)."""
+def unplaced(
+    deck: Sequence[Card] | int, pile: list[Card], hands: list[list[Card]], hidden: int
+) -> list[Card]:
+    """The cards of ``deck`` (or ``range(deck)``) the seat cannot place, in card order,
+    checking that the view holds every card once: ``pile`` and ``hands`` are what it can
+    place (``-1`` in a hand: an unseen slot), ``hidden`` how many it cannot (its unseen
+    slots and the stock)."""
     listed = [*pile, *(card for hand in hands for card in hand if card >= 0)]
     placed = set(listed)
-    pool = [card for card in range(deck_size) if card not in placed]
-    if len(placed) != len(listed) or len(pool) != hidden:
+    cards = range(deck) if isinstance(deck, int) else deck
+    pool = [card for card in cards if card not in placed]
+    if len(placed) != len(listed) or len(pool) + len(placed) != len(cards) or len(pool) != hidden:
         raise ValueError("the view does not account for every card once")
     return pool
 
