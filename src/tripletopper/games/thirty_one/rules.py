@@ -73,7 +73,7 @@ from tripletopper.games.thirty_one.scoring import (
     value3_trips,
 )
 from tripletopper.games.thirty_one.scoring import value3 as value3_plain
-from tripletopper.games.thirty_one.world import build_world
+from tripletopper.games.thirty_one.world import build_world, deal_unseen
 from tripletopper.games.worlds import ShownSettlement
 
 TAKE: Action = ("take",)
@@ -770,13 +770,7 @@ class ThirtyOneState(State):
             hand[: len(seen)] = seen
         check = [] if self.game.manual else sorted({other for other, _ in slots})
         pool.sort()  # so the sample depends on what the seat knows, not on the true order
-        for _attempt in range(100):
-            rng.shuffle(pool)
-            for (other, i), card in zip(slots, pool, strict=False):
-                hands[other][i] = card
-            if not any(is_31(hands[o][0], hands[o][1], hands[o][2]) for o in check):
-                break
-        twin.stock.replace(pool[len(slots) :])
+        twin.stock.replace(deal_unseen(hands, slots, pool, check, rng))
         return twin
 
 

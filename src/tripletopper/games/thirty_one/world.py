@@ -17,6 +17,7 @@ import copy
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from tripletopper.cards.deck import Card
 from tripletopper.cards.standard import STANDARD
 from tripletopper.engine import Results, Rng, Stock
 from tripletopper.games.thirty_one.scoring import is_31
@@ -82,20 +83,34 @@ def build_world(
     # Without manual_31 a dealt or made 31 is declared at once, so no hand holds an
     # undeclared one (checked as resample checks it: older hands are not).
     check = [] if game.manual else sorted({s for s, _ in slots})
+    stock = deal_unseen(hands, slots, pool, check, rng)
+    state.hands = hands
+    state.pile = pile
+    state.stock = Stock()
+    state.stock.replace(stock)
+    state.pending = _pending(state, obs, known)
+    if state.phase == 0:  # the first to play once everyone has answered
+        state.turn = state._deal_order()[0]
+    return state
+
+
+def deal_unseen(
+    hands: list[list[Card]],
+    slots: list[tuple[int, int]],
+    pool: list[Card],
+    check: list[int],
+    rng: Rng,
+) -> list[Card]:
+    """Deal ``pool`` (in card order) into the unseen ``(seat, index)`` slots of ``hands``,
+    again while a seat of ``check`` would hold a 31 (up to 100 times); returns the rest,
+    the stock."""
     for _attempt in range(100):
         rng.shuffle(pool)
         for (s, i), card in zip(slots, pool, strict=False):
             hands[s][i] = card
         if not any(is_31(hands[s][0], hands[s][1], hands[s][2]) for s in check):
             break
-    state.hands = hands
-    state.pile = pile
-    state.stock = Stock()
-    state.stock.replace(pool[len(slots) :])
-    state.pending = _pending(state, obs, known)
-    if state.phase == 0:  # the first to play once everyone has answered
-        state.turn = state._deal_order()[0]
-    return state
+    return pool[len(slots) :]
 
 
 def _pending(state: ThirtyOneState, obs: Mapping[str, Any], known: list[list[int]]) -> list[int]:

@@ -16,6 +16,7 @@ import copy
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from tripletopper.cards.deck import Card
 from tripletopper.cards.triple_topper import TRIPLE_TOPPER
 from tripletopper.engine import Results, Rng, Stock
 from tripletopper.games.worlds import (
@@ -81,16 +82,7 @@ def build_world(
         if len(drawn_in) != len(filled):
             raise ValueError("the recalled draws do not match the unseen cards")
         slot_epochs.extend(zip(drawn_in, [other] * len(filled), filled, strict=True))
-    if not state.reshuffled:  # every card the seat cannot place could be anywhere unseen
-        left = len(pool)
-        for other, i in slots:  # a partial Fisher-Yates, as resample deals
-            j = rng.below(left)
-            left -= 1
-            pool[j], pool[left] = pool[left], pool[j]
-            hands[other][i] = pool[left]
-        stock = pool[:left]
-    else:
-        stock = _deal_by_epoch(state, hands, sorted(slot_epochs), pool, rng)
+    stock = deal_unseen(state, hands, sorted(slot_epochs), pool, rng)
     state.hands = hands
     state.pile = pile
     state.stock = Stock()
@@ -98,21 +90,33 @@ def build_world(
     return state
 
 
-def _deal_by_epoch(
+def deal_unseen(
     state: ThirtyTwoState,
-    hands: list[list[int]],
+    hands: list[list[Card]],
     slot_epochs: list[tuple[int, int, int]],
-    pool: list[int],
+    pool: list[Card],
     rng: Rng,
-) -> list[int]:
-    """Fill the unseen slots oldest first, each from the cards that could be in it (those
-    not face up at a later rebuild), as resample does; the rest is the stock."""
-    entered: dict[int, int] = {}
+) -> list[Card]:
+    """Deal ``pool`` (in card order) into the unseen ``(epoch, seat, index)`` slots of
+    ``hands``, sorted; returns the rest, the stock.  After rebuilds of the stock, slots are
+    filled oldest first, each from the cards that could be in it (not face up at a later
+    rebuild), and ``state.drawn_epoch`` learns the new cards' epochs."""
+    if not state.reshuffled:  # every unseen card could be anywhere unseen
+        left = len(pool)
+        for _epoch, other, i in slot_epochs:  # a partial Fisher-Yates: the rest is the stock
+            j = rng.below(left)
+            left -= 1
+            pool[j], pool[left] = pool[left], pool[j]
+            hands[other][i] = pool[left]
+        del pool[left:]
+        return pool
+    entered: dict[Card, int] = {}
     for epoch, cards in enumerate(state.reshuffled, 1):
         for card in cards:
             entered[card] = epoch
+    # By the epoch each card may be used from, then by card: nothing of the true order.
     pool.sort(key=lambda c: (entered.get(c, 0), c))
-    eligible: list[int] = []
+    eligible: list[Card] = []
     at = 0
     for epoch, other, i in slot_epochs:
         while at < len(pool) and entered.get(pool[at], 0) <= epoch:
