@@ -4,7 +4,7 @@ discard pile (Thirty-One, Thirty-Two): the hands as a seat sees them, the cards 
 
 from __future__ import annotations
 
-import copy
+import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -12,12 +12,18 @@ from tripletopper.cards.deck import Card
 
 
 class ShownSettlement(NamedTuple):
-    """A past hand's settlement known only as it was shown (the observation's ``last_hand``)."""
+    """A past hand's settlement known only as it was shown (the observation's ``last_hand``),
+    kept as JSON text: a fresh copy each time it is shown."""
 
-    shown: dict[str, Any]
+    text: str
+
+    @staticmethod
+    def of(shown: Mapping[str, Any] | None) -> ShownSettlement | None:
+        return ShownSettlement(json.dumps(shown)) if shown else None
 
     def to_json(self) -> dict[str, Any]:
-        return copy.deepcopy(self.shown)
+        data: dict[str, Any] = json.loads(self.text)
+        return data
 
 
 def check_view(game_name: str, players: int, seat: int, obs: Mapping[str, Any]) -> None:

@@ -13,7 +13,6 @@ who is still to answer after a deal, the seating links, the deal order.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -71,7 +70,7 @@ def build_world(
     state.knocker = obs["knocker"] if obs["knocker"] is not None else -1
     state.knocks = state.stops = state.thirty_ones = state.voids = 0
     state.declared = [int(s) for s in obs["declared"]]
-    state.last = ShownSettlement(copy.deepcopy(obs["last_hand"])) if obs["last_hand"] else None
+    state.last = ShownSettlement.of(obs["last_hand"])
     state.result = Results.from_json(obs["result"]) if obs["result"] else None
 
     # The cards: known ones where they are seen, the rest dealt from what is left.

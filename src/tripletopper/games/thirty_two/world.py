@@ -12,7 +12,6 @@ up at a rebuild cannot be in a slot filled before it).
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -61,7 +60,7 @@ def build_world(
     state.taken = parse(obs["taken"]) if obs["taken"] else -1
     state.knocker = obs["knocker"] if obs["knocker"] is not None else -1
     state.playoff = bool(obs["playoff"])
-    state.last = ShownSettlement(copy.deepcopy(last)) if last else None
+    state.last = ShownSettlement.of(last)
     state.result = Results.from_json(obs["result"]) if obs["result"] else None
 
     pile = squared_pile(obs, recall, parse)
@@ -74,8 +73,8 @@ def build_world(
     epochs = recall.get("unseen_drawn_in", [[] for _ in range(players)])
     slot_epochs: list[tuple[int, int, int]] = []  # (epoch the slot was filled in, seat, index)
     over = state.phase == 2  # a finished game hides the seat's own last hand too: no matter
-    for other in range(players):
-        filled = [i for s, i in slots if s == other]
+    for other, hand in enumerate(hands):
+        filled = [i for i, card in enumerate(hand) if card < 0]
         drawn_in = [int(e) for e in epochs[other]]
         if over and len(drawn_in) != len(filled):
             drawn_in = [0] * len(filled)
