@@ -61,6 +61,7 @@ from tripletopper.engine import CLOCK, TABLE, Action, Event, Game, Rng, State
 from tripletopper.engine.encoding import Encoding
 from tripletopper.errors import IllegalActionError, MalformedActionError
 from tripletopper.games import GAMES
+from tripletopper.games.memo_match import MemoMatchState
 from tripletopper.games.thirty_one import ThirtyOneState
 from tripletopper.games.thirty_two import ThirtyTwoState
 from tripletopper.games.three_up_three_down import ThreeUpThreeDownState
@@ -144,6 +145,12 @@ def cards_in(game: Game, value: Any) -> set[str]:
     return set(JSON_STRING.findall(json.dumps(value))).intersection(NAMES[game.name])
 
 
+def placed(recall: dict[str, Any]) -> dict[str, Any]:
+    """A recall without the cards it says the seat cannot place (Memo Match's ``unplaced``
+    groups name them, with the places they may be in)."""
+    return {key: value for key, value in recall.items() if key != "unplaced"}
+
+
 class Views:
     """The card names each viewer may know: its observation and, for a seat, its recall
     (what it saw that is no longer on view; None, the spectator, may know what every seat
@@ -156,7 +163,7 @@ class Views:
             self.cards[seat] = cards_in(game, state.observation(seat))
         everyone = set.intersection(*(self.cards[s] for s in range(game.players)))
         assert self.cards[None] <= everyone, ("the spectator sees", self.cards[None] - everyone)
-        recalled = [cards_in(game, state.recall(s)) for s in range(game.players)]
+        recalled = [cards_in(game, placed(state.recall(s))) for s in range(game.players)]
         for seat, cards in enumerate(recalled):
             self.cards[seat] |= cards
         self.cards[None] |= set.intersection(*recalled)
@@ -472,7 +479,14 @@ def toe_cards(state: State) -> list[int]:
     return held + state.played + state.stock.contents()
 
 
+def memo_match_cards(state: State) -> list[int]:
+    assert isinstance(state, MemoMatchState)
+    table = [c for c in state.table if c >= 0]
+    return table + [c for p in (*state.piles, *state.ppiles) for c in p] + state.set_aside
+
+
 CARDS_IN_PLAY = {
+    "memo-match": memo_match_cards,
     "toe": toe_cards,
     "thirty-one": thirty_one_cards,
     "thirty-two": thirty_two_cards,
@@ -520,7 +534,7 @@ def check_world(state: State, seat: int, seed: int, weights: dict[str, float]) -
 
     worlds = {deal(game.world_from_view(seat, obs, recall, Rng(seed + k))) for k in range(6)}
     resamples = {deal(state.resample(seat, Rng(seed + k))) for k in range(6)}
-    assert (len(worlds) > 1) == (len(resamples) > 1 or state.is_terminal())
+    assert (len(worlds) > 1) == (len(resamples) > 1) or state.is_terminal()
     # The same deal as a resample with the same rng, on and on (a resample of a finished
     # game keeps its cards: nothing is left to decide).
     twin = state.resample(seat, Rng(seed))

@@ -9,11 +9,10 @@ update it was sent, at most 20 a second), and stops for good when its token is
 refused (``bad_token``, ``revoked``, ``expired_token``).
 
 A bot account's seat is sent its observation and its recall (its own memory), and
-its bot is fed the events of every update (``wants_events``), so a bot decides as
-it would seated in the room: a search bot (``hard``, ``expert``, ``ismcts``) samples
-worlds built from that view alone (``Game.world_from_view``).  In a game that cannot
-build worlds yet, where a bot asks for one the client decides with the game's
-heuristic instead (``random`` for a game without one) and says so once.
+its bot is fed the events of every update (``wants_events``), so every bot decides
+as it would seated in the room: a search bot (``hard``, ``expert``, ``ismcts``)
+samples worlds built from that view alone (``Game.world_from_view``), and with the
+same seed chooses what a local one would.
 """
 
 from __future__ import annotations
@@ -30,7 +29,7 @@ from typing import Any, cast
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from tripletopper.bots import Bot, SampledView, SeatView, bot_factory, bot_names
+from tripletopper.bots import Bot, SampledView, SeatView, bot_factory
 from tripletopper.engine import Action, Game, Rng
 from tripletopper.question_banks import make_game
 from tripletopper.server.client import TableClient
@@ -67,20 +66,11 @@ class ObservedView:
     def sample(self, rng: Rng) -> SampledView:
         """A world built from the seat's view alone, as :meth:`SeatView.sample` deals one."""
         client = self.client
-        try:
-            world = self.game.world_from_view(self.seat, client.observation, client.recall, rng)
-        except NotImplementedError as exc:
-            raise LookupError(str(exc)) from None
-        except (KeyError, TypeError, ValueError) as exc:  # a view no state could show
-            raise LookupError(f"no world fits this view: {exc!r}") from None
+        world = self.game.world_from_view(self.seat, client.observation, client.recall, rng)
         return SampledView(world, self.seat)
 
     def recall(self) -> dict[str, Any]:
         return self.client.recall
-
-
-def fallback_spec(game: str) -> str:
-    return "heuristic" if "heuristic" in bot_names(game) else "random"
 
 
 async def play_seat(
@@ -92,8 +82,8 @@ async def play_seat(
     table = TableClient(server, invite["table"], invite["token"])
     seat = int(invite["seat"])
     seed = random.randrange(2**31) if seed is None else seed
-    bots: list[Bot] = []  # the bot, then its backup (for a game that cannot build worlds)
-    early: list[dict[str, Any]] = []  # events that came before the bots were made
+    bots: list[Bot] = []  # the bot, once the table says which game it plays
+    early: list[dict[str, Any]] = []  # events that came before the bot was made
 
     def feed(_client: TableClient, message: dict[str, Any]) -> None:
         events = message.get("events")
@@ -110,10 +100,8 @@ async def play_seat(
     game = make_game(invite["game"], table.table.get("players") or invite["players"],
                      **(table.table.get("options") or {}))  # fmt: skip
     bot: Bot = bot_factory(spec, game)(seat, seed)
-    backup: Bot = bot_factory(fallback_spec(game.name), game)(seat, seed)
-    bots.extend((bot, backup))
+    bots.append(bot)
     feed(table, {"events": early})
-    warned = False
     say(f"playing seat {seat + 1} of {invite['game']} at table {invite['table']} as {spec}")
     try:
         while not table.finished and table.status not in ("abandoned", "expired"):
@@ -123,14 +111,7 @@ async def play_seat(
                 continue
             seen = table.version
             view = cast(SeatView, ObservedView(game, seat, table))
-            try:
-                action = bot.choose(view)
-            except LookupError:
-                if not warned:
-                    say(f"{spec} needs the hidden state here: deciding with "
-                        f"{fallback_spec(game.name)}")  # fmt: skip
-                    warned = True
-                action = backup.choose(view)
+            action = bot.choose(view)
             moved = partial(_moved_on, seen=seen)
             if action is None:  # it lets others go first: wait for the next update
                 await table.wait(moved, timeout=3600)
