@@ -526,6 +526,10 @@ def check_world(state: State, seat: int, seed: int, weights: dict[str, float]) -
         seat, lookalike.observation(seat), lookalike.recall(seat), Rng(seed)
     )
     assert again.dump() == world.dump()
+    # A world resampled deals as a world built with that rng (a remote bot builds one per
+    # view and resamples it for each search iteration).
+    resampled = game.world_from_view(seat, obs, recall, Rng(seed + 7)).resample(seat, Rng(seed))
+    assert seen_by_all(resampled) == seen_by_all(world) or state.is_terminal()
 
     # Another rng deals the hidden cards otherwise, where anything is hidden (a resample
     # of a finished game keeps its cards: nothing is left to decide).

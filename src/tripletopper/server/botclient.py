@@ -30,7 +30,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from tripletopper.bots import Bot, SampledView, SeatView, bot_factory
-from tripletopper.engine import Action, Game, Rng
+from tripletopper.engine import Action, Game, Rng, State
 from tripletopper.question_banks import make_game
 from tripletopper.server.client import TableClient
 
@@ -49,6 +49,7 @@ class ObservedView:
         self.game = game
         self.seat = seat
         self.client = client
+        self._world: State | None = None
 
     @property
     def version(self) -> int:
@@ -64,10 +65,15 @@ class ObservedView:
         return tuple(self.client.observation.get("to_act", ()) or ())
 
     def sample(self, rng: Rng) -> SampledView:
-        """A world built from the seat's view alone, as :meth:`SeatView.sample` deals one."""
-        client = self.client
-        world = self.game.world_from_view(self.seat, client.observation, client.recall, rng)
-        return SampledView(world, self.seat)
+        """A world built from the seat's view alone, dealt as :meth:`SeatView.sample` deals
+        one: the view is read into a world once (a view is one decision's), which each
+        sample resamples (the same deal as a world built with ``rng``, and cheaper)."""
+        if self._world is None:
+            client = self.client
+            self._world = self.game.world_from_view(
+                self.seat, client.observation, client.recall, Rng(0)
+            )
+        return SampledView(self._world.resample(self.seat, rng), self.seat)
 
     def recall(self) -> dict[str, Any]:
         return self.client.recall
