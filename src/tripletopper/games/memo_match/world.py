@@ -22,13 +22,18 @@ from tripletopper.games.worlds import check_view
 if TYPE_CHECKING:
     from tripletopper.games.memo_match.rules import MemoMatch, MemoMatchState
 
-PHASES = {"flip": 0, "second": 1, "bonus": 2, "spot": 3, "over": 4}
-
 
 def build_world(
     game: MemoMatch, seat: int, obs: Mapping[str, Any], recall: Mapping[str, Any], rng: Rng
 ) -> MemoMatchState:
-    from tripletopper.games.memo_match.rules import EMPTY, MemoMatchState
+    from tripletopper.games.memo_match.rules import (
+        EMPTY,
+        FLIP2,
+        OVER,
+        PHASE_NAMES,
+        SPOT,
+        MemoMatchState,
+    )  # fmt: skip
 
     players = game.players
     check_view(game.name, players, seat, obs)
@@ -88,9 +93,9 @@ def build_world(
     state.set_aside = _pile(at, "aside")
     state.playoff = bool(obs["playoff"])
     state.playoffs = int(state.playoff)
-    state.phase = PHASES[obs["phase"]]
+    state.phase = PHASE_NAMES.index(obs["phase"])
     state.main_counts = [int(n) for n in obs["captured"]] if state.playoff else []
-    if state.phase == 4 and not state.playoff and players > 1:
+    if state.phase == OVER and not state.playoff and players > 1:
         state.main_counts = [len(p) for p in state.piles]
     state.out = [s in obs["out"] for s in range(players)]
     state.barred = [s in obs["barred"] for s in range(players)]
@@ -98,11 +103,11 @@ def build_world(
     state.active = (
         [s in state.leaders for s in range(players)] if state.playoff else [True] * players
     )
-    state.spotters = [int(s) for s in obs["to_act"]] if state.phase == 3 else []
+    state.spotters = [int(s) for s in obs["to_act"]] if state.phase == SPOT else []
     state.claims = None
     state.declarer = int(obs["declarer"]) if obs["declarer"] is not None else -1
     state.turn = int(obs["turn"]) if obs["turn"] is not None else state.order[0]
-    state.first = parse_position(next(iter(obs["face_up"]))) if state.phase == 1 else -1
+    state.first = parse_position(next(iter(obs["face_up"]))) if state.phase == FLIP2 else -1
     state.bonus_left = int(obs["bonus_left"])
     state.turns = state.total_turns = int(obs["turns"])
     state.declarations = 0

@@ -31,8 +31,6 @@ from tripletopper.games.worlds import (
 if TYPE_CHECKING:
     from tripletopper.games.thirty_one.rules import ThirtyOne, ThirtyOneState
 
-PHASES = {"check": 0, "turn": 1, "discard": 2, "over": 3}
-
 
 def build_world(
     game: ThirtyOne,
@@ -41,7 +39,7 @@ def build_world(
     recall: Mapping[str, Any],
     rng: Rng,
 ) -> ThirtyOneState:
-    from tripletopper.games.thirty_one.rules import ThirtyOneState
+    from tripletopper.games.thirty_one.rules import CHECK, PHASE_NAMES, ThirtyOneState
 
     players = game.players
     check_view(game.name, players, seat, obs)
@@ -64,7 +62,7 @@ def build_world(
     state.hand_no = int(obs["hand_number"])
     state.turns = int(obs["hand_turns"])
     state.turns_before = 0
-    state.phase = PHASES[obs["phase"]]
+    state.phase = PHASE_NAMES.index(obs["phase"])
     state.turn = obs["turn"] if obs["turn"] is not None else 0
     state.taken = parse(obs["taken"]) if obs["taken"] else -1
     state.knocker = obs["knocker"] if obs["knocker"] is not None else -1
@@ -88,7 +86,7 @@ def build_world(
     state.stock = Stock()
     state.stock.replace(stock)
     state.pending = _pending(state, obs, known)
-    if state.phase == 0:  # the first to play once everyone has answered
+    if state.phase == CHECK:  # the first to play once everyone has answered
         state.turn = state._deal_order()[0]
     return state
 
@@ -115,7 +113,9 @@ def deal_unseen(
 def _pending(state: ThirtyOneState, obs: Mapping[str, Any], known: list[list[int]]) -> list[int]:
     """Seats still to answer after the deal, from the one to act on in deal order: everyone
     left with ``manual_31``; otherwise the dealt 31s not yet declared (shown at once)."""
-    if state.phase != 0:
+    from tripletopper.games.thirty_one.rules import CHECK
+
+    if state.phase != CHECK:
         return []
     order = state._deal_order()
     first = order.index(int(obs["to_act"][0]))

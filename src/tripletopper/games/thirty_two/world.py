@@ -29,13 +29,11 @@ from tripletopper.games.worlds import (
 if TYPE_CHECKING:
     from tripletopper.games.thirty_two.rules import ThirtyTwo, ThirtyTwoState
 
-PHASES = {"turn": 0, "discard": 1, "over": 2}
-
 
 def build_world(
     game: ThirtyTwo, seat: int, obs: Mapping[str, Any], recall: Mapping[str, Any], rng: Rng
 ) -> ThirtyTwoState:
-    from tripletopper.games.thirty_two.rules import ThirtyTwoState
+    from tripletopper.games.thirty_two.rules import OVER, PHASE_NAMES, ThirtyTwoState
 
     players = game.players
     check_view(game.name, players, seat, obs)
@@ -55,7 +53,7 @@ def build_world(
     state.hand_no = int(obs["hand_number"])
     state.turns = int(obs["hand_turns"])
     state.turns_before = 0
-    state.phase = PHASES[obs["phase"]]
+    state.phase = PHASE_NAMES.index(obs["phase"])
     state.turn = obs["turn"] if obs["turn"] is not None else 0
     state.taken = parse(obs["taken"]) if obs["taken"] else -1
     state.knocker = obs["knocker"] if obs["knocker"] is not None else -1
@@ -72,7 +70,7 @@ def build_world(
     state.drawn_epoch = {}
     epochs = recall.get("unseen_drawn_in", [[] for _ in range(players)])
     slot_epochs: list[tuple[int, int, int]] = []  # (epoch the slot was filled in, seat, index)
-    over = state.phase == 2  # a finished game hides the seat's own last hand too: no matter
+    over = state.phase == OVER  # a finished game hides the seat's own last hand too: no matter
     for other, hand in enumerate(hands):
         filled = [i for i, card in enumerate(hand) if card < 0]
         drawn_in = [int(e) for e in epochs[other]]

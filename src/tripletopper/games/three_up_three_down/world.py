@@ -22,7 +22,6 @@ if TYPE_CHECKING:
         ThreeUpThreeDownState,
     )
 
-PHASES = {"choose": 0, "play": 1, "over": 2}
 RANK_OF = {name: rank for rank, name in enumerate(RANK_NAMES) if name}
 
 
@@ -34,6 +33,7 @@ def build_world(
     rng: Rng,
 ) -> ThreeUpThreeDownState:
     from tripletopper.games.three_up_three_down.rules import (
+        PHASE_NAMES,
         UNBOUNDED,
         ThreeUpThreeDownState,
         deal_unseen,
@@ -47,7 +47,7 @@ def build_world(
     state.rng = Rng(rng.bits())
     state.stacks = []
     state.dealer = int(obs["dealer"])
-    state.phase = PHASES[obs["phase"]]
+    state.phase = PHASE_NAMES.index(obs["phase"])
     state.turn = int(obs["turn"]) if obs["turn"] is not None else (state.dealer + 1) % players
     state.turns = int(obs["turns"])
     state.pickups = state.clears = 0

@@ -26,14 +26,13 @@ from tripletopper.games.worlds import check_view, unplaced
 if TYPE_CHECKING:
     from tripletopper.games.toe.rules import Toe, ToeState
 
-PHASES = {"turn": 0, "play": 1, "buzz": 2, "answer": 3, "over": 4}
 CELL_OF = {name: cell for cell, name in enumerate(CELL_NAMES)}
 
 
 def build_world(
     game: Toe, seat: int, obs: Mapping[str, Any], recall: Mapping[str, Any], rng: Rng
 ) -> ToeState:
-    from tripletopper.games.toe.rules import SYMBOLS, ToeState, deal_unseen
+    from tripletopper.games.toe.rules import PHASE_NAMES, PLAY, SYMBOLS, ToeState, deal_unseen
 
     check_view(game.name, 2, seat, {**obs, "players": 2})
     parse = TRIPLE_TOPPER.parse
@@ -54,7 +53,7 @@ def build_world(
             for line in LINES_THROUGH[cell]:
                 state.counts[owner][line] += 1
     state.marks = [int(m) for m in obs["marks"]]
-    state.phase = PHASES[obs["phase"]]
+    state.phase = PHASE_NAMES.index(obs["phase"])
     state.turn = int(obs["turn"]) if obs["turn"] is not None else -1
     state.turns = int(obs["turns"])
     state.wasted = int(obs["wasted"])
@@ -97,7 +96,7 @@ def build_world(
     state.stock = Stock()
     state.stock.replace(stock)
     state.drawn = -1
-    if state.phase == 1:  # the card drawn this turn: the last of the hand
+    if state.phase == PLAY:  # the card drawn this turn: the last of the hand
         drawn = obs.get("drawn")
         state.drawn = parse(drawn) if drawn else hands[state.turn][-1]
     return state
