@@ -27,6 +27,14 @@ runs, and ``TABLE`` actions now and then.  Along the way:
   writes exactly the features of ``observation(seat)`` for every seat at every step,
   and, like the observation, is unchanged by ``resample(seat)``.
 
+Worlds built from a seat's view (``Game.world_from_view``, for remote bots) are checked in
+random games too, from the observation and recall as JSON travels them: the world gives the
+seat the same observation, recall, seats to act and legal actions, holds every card once,
+and plays on; it depends on nothing but the view and the rng (a resample, which looks the
+same to the seat, gives the very same world), different rngs deal the hidden cards
+differently where anything is hidden, and the world deals exactly as ``resample`` does with
+the same rng (so a remote search bot decides as a local one).
+
 The generator's fast paths are checked the same way: ``Rng.sample`` draws what one
 ``below`` per item draws, and ``Rng.advance(n)`` leaves the generator where ``n``
 draws would.  Each game's own invariants (its card accounting, exactly which cards
@@ -53,6 +61,11 @@ from tripletopper.engine import CLOCK, TABLE, Action, Event, Game, Rng, State
 from tripletopper.engine.encoding import Encoding
 from tripletopper.errors import IllegalActionError, MalformedActionError
 from tripletopper.games import GAMES
+from tripletopper.games.memo_match import MemoMatchState
+from tripletopper.games.thirty_one import ThirtyOneState
+from tripletopper.games.thirty_two import ThirtyTwoState
+from tripletopper.games.three_up_three_down import ThreeUpThreeDownState
+from tripletopper.games.toe import ToeState
 from tripletopper.record import Record
 from tripletopper.rl.encoding import ENCODINGS
 
@@ -132,6 +145,12 @@ def cards_in(game: Game, value: Any) -> set[str]:
     return set(JSON_STRING.findall(json.dumps(value))).intersection(NAMES[game.name])
 
 
+def placed(recall: dict[str, Any]) -> dict[str, Any]:
+    """A recall without the cards it says the seat cannot place (Memo Match's ``unplaced``
+    groups name them, with the places they may be in)."""
+    return {key: value for key, value in recall.items() if key != "unplaced"}
+
+
 class Views:
     """The card names each viewer may know: its observation and, for a seat, its recall
     (what it saw that is no longer on view; None, the spectator, may know what every seat
@@ -144,7 +163,7 @@ class Views:
             self.cards[seat] = cards_in(game, state.observation(seat))
         everyone = set.intersection(*(self.cards[s] for s in range(game.players)))
         assert self.cards[None] <= everyone, ("the spectator sees", self.cards[None] - everyone)
-        recalled = [cards_in(game, state.recall(s)) for s in range(game.players)]
+        recalled = [cards_in(game, placed(state.recall(s))) for s in range(game.players)]
         for seat, cards in enumerate(recalled):
             self.cards[seat] |= cards
         self.cards[None] |= set.intersection(*recalled)
@@ -427,6 +446,165 @@ def play_and_check(game: Game, seed: int) -> None:
 def variant_id(variant: tuple[str, int, dict[str, Any]]) -> str:
     name, players, options = variant
     return "-".join([name, str(players), *(f"{k}={v}" for k, v in options.items())])
+
+
+WORLD_GAMES = sorted(
+    name for name, cls in GAMES.items() if cls.world_from_view is not Game.world_from_view
+)
+"""Games that build worlds from a seat's view (all, once each game has it)."""
+WORLD_VARIANTS = [v for v in VARIANTS if v[0] in WORLD_GAMES]
+
+
+def thirty_one_cards(state: State) -> list[int]:
+    assert isinstance(state, ThirtyOneState)
+    return [c for h in state.hands for c in h] + state.pile + state.stock.contents()
+
+
+def thirty_two_cards(state: State) -> list[int]:
+    assert isinstance(state, ThirtyTwoState)
+    return [c for h in state.hands for c in h] + state.pile + state.stock.contents()
+
+
+def three_up_cards(state: State) -> list[int]:
+    assert isinstance(state, ThreeUpThreeDownState)
+    held = [
+        c for seat in zip(state.hands, state.up, state.down, strict=True) for p in seat for c in p
+    ]
+    return held + state.pile + state.cleared + state.stock.contents()
+
+
+def toe_cards(state: State) -> list[int]:
+    assert isinstance(state, ToeState)
+    held = [c for cards in (*state.hands, *state.discards) for c in cards]
+    return held + state.played + state.stock.contents()
+
+
+def memo_match_cards(state: State) -> list[int]:
+    assert isinstance(state, MemoMatchState)
+    table = [c for c in state.table if c >= 0]
+    return table + [c for p in (*state.piles, *state.ppiles) for c in p] + state.set_aside
+
+
+CARDS_IN_PLAY = {
+    "memo-match": memo_match_cards,
+    "toe": toe_cards,
+    "thirty-one": thirty_one_cards,
+    "thirty-two": thirty_two_cards,
+    "three-up-three-down": three_up_cards,
+}
+"""Every card of a state (in hands, piles, the stock...): the deck, each card once."""
+
+
+def seen_by_all(state: State) -> list[Any]:
+    """Every seat's observation and a spectator's: what a deal shows once dealt."""
+    return [state.public_observation(), *map(state.observation, range(state.game.players))]
+
+
+DEALS_UNLIKE_RESAMPLE = "toe after a reshuffle"
+"""Where a world may deal otherwise than ``resample``: in Toe after a reshuffle, resample
+(holding the state) keeps a card the seat saw go into the stock out of the other's slots
+filled before it; the view cannot tell which of the other's cards are that old."""
+
+
+def check_world(state: State, seat: int, seed: int, weights: dict[str, float]) -> None:
+    game = state.game
+    obs = json.loads(json.dumps(state.observation(seat)))  # as a remote seat receives them
+    recall = json.loads(json.dumps(state.recall(seat)))
+    world = game.world_from_view(seat, obs, recall, Rng(seed))
+    assert world.observation(seat) == state.observation(seat)
+    assert world.recall(seat) == state.recall(seat)
+    assert world.to_act() == state.to_act()
+    assert world.legal_actions(seat) == state.legal_actions(seat)
+    assert world.is_terminal() == state.is_terminal()
+    assert sorted(CARDS_IN_PLAY[game.name](world)) == sorted(CARDS_IN_PLAY[game.name](state))
+    for acting in world.to_act():  # every legal action plays on the world (the first 40)
+        for action in world.legal_actions(acting)[:40]:
+            world.clone().apply(action, acting)
+    # Nothing but the view: a state that looks the same to the seat gives the same world.
+    lookalike = state.resample(seat, Rng(seed + 1))
+    again = game.world_from_view(
+        seat, lookalike.observation(seat), lookalike.recall(seat), Rng(seed)
+    )
+    assert again.dump() == world.dump()
+    # A world resampled deals as a world built with that rng (a remote bot builds one per
+    # view and resamples it for each search iteration).
+    resampled = game.world_from_view(seat, obs, recall, Rng(seed + 7)).resample(seat, Rng(seed))
+    assert seen_by_all(resampled) == seen_by_all(world) or state.is_terminal()
+
+    # Another rng deals the hidden cards otherwise, where anything is hidden (a resample
+    # of a finished game keeps its cards: nothing is left to decide).
+    def deal(state: State) -> str:
+        return json.dumps({k: v for k, v in state.dump().items() if k != "rng"})
+
+    worlds = {deal(game.world_from_view(seat, obs, recall, Rng(seed + k))) for k in range(6)}
+    resamples = {deal(state.resample(seat, Rng(seed + k))) for k in range(6)}
+    assert (len(worlds) > 1) == (len(resamples) > 1) or state.is_terminal()
+    # The same deal as a resample with the same rng, on and on (a resample of a finished
+    # game keeps its cards: nothing is left to decide).
+    twin = state.resample(seat, Rng(seed))
+    if state.is_terminal() or (game.name == "toe" and state.dump()["epoch"]):
+        return  # see DEALS_UNLIKE_RESAMPLE
+    assert seen_by_all(world) == seen_by_all(twin)
+    rng = random.Random(seed)
+    for _ in range(6):
+        if world.is_terminal():
+            break
+        acting, action = choose(world, rng, weights)
+        world.apply(action, acting)
+        twin.apply(action, acting)
+        assert seen_by_all(world) == seen_by_all(twin)
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "options"), WORLD_VARIANTS, ids=map(variant_id, WORLD_VARIANTS)
+)
+def test_worlds_built_from_a_view_keep_the_contract(
+    name: str, players: int, options: dict[str, Any]
+) -> None:
+    game = make_game(name, players, **options)
+    for seed in range(GAMES_PER_VARIANT // 2):
+        rng = random.Random(seed)
+        weights = {kind: rng.choice(KIND_WEIGHTS) for kind in game.codec.kinds}
+        state = game.new_state(seed)
+        for step in range(MAX_STEPS):
+            if step % 5 == 0 or state.is_terminal():
+                try:
+                    check_world(state, step % players, seed * 1000 + step, weights)
+                except Exception as exc:
+                    exc.add_note(f"{game!r}, seed {seed}, step {step}")
+                    raise
+            if state.is_terminal():
+                break
+            state.apply(*reversed(choose(state, rng, weights)))
+
+
+def test_toe_worlds_after_a_reshuffle_keep_the_contract() -> None:
+    game = make_game("toe", 2, max_turns=400)
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = game.new_state(seed)
+        while state.dump()["epoch"] == 0:  # mostly discards: the stock runs out sooner
+            seat = state.to_act()[0]
+            legal = state.legal_actions(seat)
+            discards = [a for a in legal if a[0] == "discard"]
+            state.apply(rng.choice(discards if discards else legal), seat)
+        for step in range(6):
+            check_world(state, step % 2, seed * 100 + step, {})
+            if state.is_terminal():
+                break
+            state.apply(*reversed(choose(state, rng, {})))
+
+
+def test_a_view_no_state_could_show_is_refused() -> None:
+    game = make_game("thirty-one", 3)
+    state = game.new_state(1)
+    obs, recall = state.observation(0), state.recall(0)
+    with pytest.raises(ValueError, match="not of this game"):
+        game.world_from_view(1, obs, recall, Rng(0))
+    with pytest.raises(ValueError, match="every card once"):
+        game.world_from_view(0, {**obs, "stock_size": obs["stock_size"] + 1}, recall, Rng(0))
+    with pytest.raises(ValueError, match="discard pile"):
+        game.world_from_view(0, obs, {**recall, "buried": ["AS"]}, Rng(0))
 
 
 @pytest.mark.parametrize(("name", "players", "options"), VARIANTS, ids=map(variant_id, VARIANTS))

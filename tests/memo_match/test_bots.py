@@ -71,7 +71,7 @@ def test_forgetful_never_reads_the_recall():
     play(state, "A1 B1")
     bot = make_bot("forgetful:capacity=0", state.game, 1, 3)
     view = SeatView(state, 1)
-    assert view.recall() == {"A1": "RC1", "B1": "YH2"}
+    assert view.recall()["seen"] == {"A1": "RC1", "B1": "YH2"}
     assert bot.memory(view) == {}
     assert make_bot("perfect", state.game, 1, 3).memory(view) == {
         0: state.table[0],

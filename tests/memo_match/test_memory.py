@@ -74,11 +74,11 @@ def test_observations_hold_no_recall_and_the_recall_is_a_bots_only_api():
     for viewer in viewers(state):
         obs = state.public_observation() if viewer is None else state.observation(viewer)
         assert "recall" not in obs and not CARD.search(json.dumps(obs))
-    assert state.recall(0) == {"A1": "YH2", "B1": "RC1"}  # kept through the swap
-    assert state.recall(1) == {} == state.recall(2)
+    assert state.recall(0)["seen"] == {"A1": "YH2", "B1": "RC1"}  # kept through the swap
+    assert state.recall(1)["seen"] == {} == state.recall(2)["seen"]
     assert SeatView(state, 0).recall() == state.recall(0)
     play(state, "C1")  # the card face up now is in the observation, not in the recall
-    assert state.observation(1)["face_up"] == {"C1": "GT3"} and "C1" not in state.recall(1)
+    assert state.observation(1)["face_up"] == {"C1": "GT3"} and "C1" not in state.recall(1)["seen"]
 
 
 @st.composite
@@ -148,7 +148,7 @@ def test_nothing_that_lasts_names_a_face_down_card(case: tuple[MemoMatch, int, f
                 for p, c in witness.remembered.items()
                 if position_name(p) not in up
             }
-            assert state.recall(witness.seat) == remembered, (step, witness.seat)
+            assert state.recall(witness.seat)["seen"] == remembered, (step, witness.seat)
         if step % 17 == 0:
             for s in range(players):
                 twin = state.resample(s, Rng(seed + step))
@@ -163,6 +163,6 @@ def test_the_perfect_bot_plays_from_the_recall_in_resampled_worlds_too():
     bot = make_bot("perfect", state.game, 0, 0)
     for world in (state, state.resample(0, Rng(5))):
         view = SeatView(world, 0)
-        assert view.recall() == {"A1": "RC1", "B1": "YH2", "C1": "RC2", "D1": "GT3"}
+        assert view.recall()["seen"] == {"A1": "RC1", "B1": "YH2", "C1": "RC2", "D1": "GT3"}
         first = bot.choose(view)
         assert first in (("flip", 0), ("flip", 2))  # the pair it remembers: A1 and C1

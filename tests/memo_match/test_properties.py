@@ -5,6 +5,7 @@ resamples that keep every watched match and miss.  What every game owes the engi
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from hypothesis import given, settings
@@ -163,3 +164,33 @@ def test_many_complete_random_games_end() -> None:
             seat, action = choose(state, rng, 0.05)
             state.apply(action, seat, events=False)
         accounted(state)
+
+
+@settings(max_examples=25)
+@given(games(), st.integers(0, 2**32))
+def test_a_world_built_from_a_view_is_the_resample_of_the_same_rng(
+    case: tuple[MemoMatch, int, float], sample_seed: int
+) -> None:
+    """From a seat's observation and recall alone (as JSON), a world lays out every card
+    once, keeps every watched match and miss, and deals exactly the table and the
+    observations of every seat that ``resample`` deals with the same rng."""
+    game, seed, declare_chance = case
+    state = game.new_state(seed)
+    rng = Rng(seed ^ 0x5A5A)
+    for step in range(160):
+        if state.is_terminal():
+            break
+        if step % 11 == 0:
+            for seat in range(game.players):
+                obs = json.loads(json.dumps(state.observation(seat)))
+                recall = json.loads(json.dumps(state.recall(seat)))
+                world = game.world_from_view(seat, obs, recall, Rng(sample_seed + step))
+                twin = state.resample(seat, Rng(sample_seed + step))
+                accounted(world)
+                for a, b, kind in world.constraints:
+                    assert holds(kind, game.variables[a * 125 + b])
+                assert world.table == twin.table
+                views = range(game.players)
+                assert [world.observation(s) for s in views] == [twin.observation(s) for s in views]
+                assert world.recall(seat) == state.recall(seat)
+        state.apply(*reversed(choose(state, rng, declare_chance)))

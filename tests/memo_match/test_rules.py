@@ -46,7 +46,7 @@ def test_125_cards_face_down_on_a_12_by_10_grid_plus_a_row_of_five():
     assert obs["size"] == 125 and len(obs["table"]) == 125
     assert obs["table"][:13] == [*[f"{c}1" for c in "ABCDEFGHIJKL"], "A2"]
     assert obs["table"][-6:] == ["L10", "A11", "B11", "C11", "D11", "E11"]
-    assert obs["face_up"] == {} and state.recall(0) == {}
+    assert obs["face_up"] == {} and state.recall(0)["seen"] == {}
     assert position_name(124) == "E11" and parse_position("l10") == 119
     with pytest.raises(MalformedActionError, match="'F11' is not a position"):
         parse_position("F11")
@@ -150,7 +150,7 @@ def test_swap_on_miss_trades_the_two_cards_places():
     play(state, "A1 B1")
     assert at(state, "A1") == "YH2" and at(state, "B1") == "RC1"
     for seat in (0, 1):  # everyone's memory follows the public swap
-        assert state.recall(seat) == {"A1": "YH2", "B1": "RC1"}
+        assert state.recall(seat)["seen"] == {"A1": "YH2", "B1": "RC1"}
 
 
 def test_public_reveal_shows_flipped_cards_to_everyone():
@@ -160,7 +160,7 @@ def test_public_reveal_shows_flipped_cards_to_everyone():
         obs = state.public_observation() if seat is None else state.observation(seat)
         assert obs["face_up"] == {"A1": "RC1"}
     play(state, "B1")
-    assert state.recall(2) == {"A1": "RC1", "B1": "YH2"}
+    assert state.recall(2)["seen"] == {"A1": "RC1", "B1": "YH2"}
 
 
 def test_private_reveal_shows_only_positions_to_the_other_seats():
@@ -171,7 +171,7 @@ def test_private_reveal_shows_only_positions_to_the_other_seats():
     assert state.observation(0)["face_up"] == {"A1": "RC1"}
     assert state.observation(1)["face_up"] == {"A1": None}
     play(state, "B1")
-    assert state.recall(0) == {"A1": "RC1", "B1": "YH2"} and state.recall(1) == {}
+    assert state.recall(0)["seen"] == {"A1": "RC1", "B1": "YH2"} and state.recall(1)["seen"] == {}
     matched = stacked(2, "RC1 RC2", reveal="private")
     event = matched.apply_text("flip A1") + matched.apply_text("flip B1")
     assert "cards" not in event[-1].view(1) and event[-1].view(0)["cards"] == ["RC1", "RC2"]
@@ -238,7 +238,7 @@ def test_the_first_valid_claim_takes_the_pair_puts_the_declarer_out_and_relays_t
     assert pile(state, 3) == ["RC1", "RC2"]
     assert state.out[0] and state.observation(1)["out"] == [0]
     assert state.count == 123 and state.size == 123 and at(state, "A1") == "GT3"  # laid out anew
-    assert state.recall(1) == {}  # nobody knows the new places
+    assert state.recall(1)["seen"] == {}  # nobody knows the new places
     assert state.to_act() == (1,)  # the next player after the declarer
     assert state.nxt == [1, 2, 3, 1]  # the declarer takes no more turns
 

@@ -178,39 +178,118 @@ def test_a_bot_connection_must_say_hello_with_a_token(tmp_path, hello):
         assert asyncio.run(send())["code"] == "malformed"
 
 
-@pytest.mark.parametrize("game", ["thirty-one", "thirty-two", "toe", "three-up-three-down"])
+@pytest.mark.parametrize(
+    "game", ["thirty-one", "thirty-two", "toe", "three-up-three-down", "memo-match"]
+)
 def test_the_reference_client_decides_as_the_bot_would_at_the_server(game):
-    """From what the seat is sent (observation, legal actions) a bot decides exactly as on the
-    server's own view, unless it searches: then it asks for the hidden state and is told no
-    (the client falls back to the heuristic), never handed a guess."""
+    """From what the seat is sent (observation, recall, legal actions) every bot decides
+    exactly as on the server's own view, a search too: it searches worlds built from that
+    view alone (``Game.world_from_view``), dealt as the server's resamples are."""
     from types import SimpleNamespace
 
     from tripletopper import make_game
-    from tripletopper.bots import SeatView, bot_factory
+    from tripletopper.bots import SeatView, bot_factory, bot_names
     from tripletopper.server.botclient import ObservedView
     from tripletopper.server.client import expand
 
     made = make_game(game, 3 if game != "toe" else 2)
+    specs = [s for s in ("easy", "medium", "heuristic", "random") if s in bot_names(game)]
     state = made.new_state(7)
     rng = random.Random(1)
-    asked: dict[str, int] = {}
     for _ in range(12):
         if state.is_terminal():
             break
         seat = state.to_act()[0]
         legal = [{"action": made.action_to_wire(a)} for a in state.legal_actions(seat)]
         seen = SimpleNamespace(version=state.version, observation=state.observation(seat),
-                               actions=expand(legal))  # fmt: skip
+                               recall=state.recall(seat), actions=expand(legal))  # fmt: skip
         remote = ObservedView(made, seat, seen)
-        for spec in ("easy", "medium", "heuristic", "random", "hard"):
-            try:
-                there = bot_factory(spec, made)(seat, 3).choose(remote)
-            except LookupError:
-                asked[spec] = asked.get(spec, 0) + 1
-                continue
-            assert there == bot_factory(spec, made)(seat, 3).choose(SeatView(state, seat))
+        for spec in (*specs, "ismcts:iterations=60"):
+            there = bot_factory(spec, made)(seat, 3).choose(remote)
+            assert there == bot_factory(spec, made)(seat, 3).choose(SeatView(state, seat)), spec
         state.apply(rng.choice(state.legal_actions(seat)), seat)
-    assert set(asked) == {"hard"}  # only the search asked for what a remote seat lacks
+
+
+REMOTE_GAMES = [
+    ("thirty-one", {}, "hard:iterations=40"),
+    ("thirty-two", {"counters": 4}, "hard:iterations=30"),
+    ("toe", {"max_turns": 40}, "hard:iterations=30"),
+    ("three-up-three-down", {"colors": "G", "max_turns": 40}, "hard:iterations=30"),
+    ("memo-match", {"reveal": "private", "max_turns": 30}, "ismcts:iterations=30"),
+    ("memo-match", {"swap_on_miss": True, "max_turns": 30}, "hard"),  # reads its recall
+]
+
+
+@pytest.mark.parametrize(("name", "options", "spec"), REMOTE_GAMES)
+def test_a_remote_hard_bot_plays_a_whole_game_deciding_as_a_local_one(
+    tmp_path, name, options, spec
+):
+    """``bot connect --bot hard`` searches worlds built from its seat's view: replayed at
+    home, a local bot of the same spec and seed, fed the same events, chooses every move
+    the remote one played."""
+    from tripletopper import make_game
+    from tripletopper.bots import SeatView, bot_factory
+    from tripletopper.games import GAMES
+    from tripletopper.server.storage import load_table
+
+    seed = 5
+    players = max(2, GAMES[name].min_players)
+    with live_server(str(tmp_path)) as base:
+        ann, csrf = person(base, "Ann")
+        token = bot_with_token(ann, csrf, "Deep Blue")
+        said: list[str] = []
+
+        async def main() -> str:
+            bot = asyncio.create_task(run(base, token, spec, say=said.append, once=True, seed=seed))
+            for _ in range(100):
+                if ann.get("/api/bots/online").json()["bots"] == ["Deep Blue"]:
+                    break
+                await asyncio.sleep(0.05)
+            body = {"game": name, "players": players, "options": options, "name": "x"}
+            r = ann.post("/api/tables", json=body, headers=csrf)
+            assert r.status_code == 201, r.text
+            table_id, seat_token = r.json()["table"]["id"], r.json()["token"]
+            mine = {**csrf, "X-Seat-Token": seat_token}
+            r = ann.post(f"/api/tables/{table_id}/seats/1/bot",
+                         json={"bot": "account:Deep Blue"}, headers=mine)  # fmt: skip
+            assert r.status_code == 200, r.text
+            for other in range(2, players):
+                r = ann.post(f"/api/tables/{table_id}/seats/{other}/bot", json={"bot": "random"},
+                             headers=mine)  # fmt: skip
+                assert r.status_code == 200, r.text
+            for _ in range(200):  # the bot sits at its table before the game starts
+                if any(line.startswith("playing seat 2") for line in said):
+                    break
+                await asyncio.sleep(0.05)
+            r = ann.post(f"/api/tables/{table_id}/start", headers=mine)
+            assert r.status_code == 200, r.text
+            client = TableClient(base, table_id, seat_token)
+            await client.start()
+            await play_randomly([client], random.Random(4), timeout=240)
+            assert client.recall == {}  # a recall is sent to a bot account's own seat only
+            await client.close()
+            assert await asyncio.wait_for(bot, 240) == "played"
+            return table_id
+
+        table_id = asyncio.run(main())
+        ann.close()
+    db = Database(sqlite_url(str(tmp_path)))
+    row = db.run_now(lambda conn: load_table(conn, table_id))
+    db.engine.dispose()
+    assert row is not None and row.status == "finished"
+    game = make_game(name, players, **options)
+    state = game.new_state(row.seed, decks=row.decks, **row.setup)
+    local = bot_factory(spec, game)(1, seed)
+    decided = 0
+    for played in row.actions:
+        action = game.action_from_wire(played.action)
+        if played.seat == 1:
+            assert local.choose(SeatView(state, 1)) == action, f"move {played.n}"
+            decided += 1
+        events = state.apply(action, played.seat)
+        if local.wants_events:
+            local.observe([event.view(1) for event in events])
+    assert state.is_terminal() and decided  # the game is short when counters run out early
 
 
 def test_a_bot_connection_pings_is_replaced_by_a_newer_one_and_must_hello_in_time(

@@ -221,3 +221,31 @@ def test_many_complete_random_games_end_with_one_player_standing() -> None:
         assert sum(1 for lives in state.lives if lives) == 1
         assert results.ranking[0] == results.winners
         assert sum(state.lives) < total_before
+
+
+@given(games(), st.integers(0, 2**32))
+def test_a_world_built_from_a_view_is_the_resample_of_the_same_rng(
+    case: tuple[ThirtyOne, int, float], sample_seed: int
+) -> None:
+    """From a seat's observation and recall alone (as JSON), a world holds every card once,
+    shows the seat what the state shows it, and deals every hand and the stock exactly as
+    ``resample`` does with the same rng."""
+    game, seed, knock_chance = case
+    state = game.new_state(seed)
+    rng = Rng(seed ^ 0x5A5A)
+    for step in range(250):
+        if state.is_terminal():
+            break
+        if step % 3 == 0:
+            for seat in range(game.players):
+                obs = json.loads(json.dumps(state.observation(seat)))
+                recall = json.loads(json.dumps(state.recall(seat)))
+                world = game.world_from_view(seat, obs, recall, Rng(sample_seed + step))
+                twin = state.resample(seat, Rng(sample_seed + step))
+                cards = [c for h in world.hands for c in h] + world.pile + world.stock.contents()
+                assert sorted(cards) == list(range(52))
+                assert world.observation(seat) == state.observation(seat)
+                assert world.recall(seat) == state.recall(seat)
+                assert world.hands == twin.hands and world.stock.contents() == twin.stock.contents()
+        seat = acting_seat(state, rng)
+        state.apply(choose(state, rng, knock_chance, seat), seat)

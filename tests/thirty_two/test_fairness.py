@@ -44,7 +44,8 @@ def test_resampled_hands_agree_with_the_truth_only_by_chance():
 
 
 def test_the_check_catches_a_cheating_resample():
-    """A resample that peeks is caught: keep one true hand card in place."""
+    """A resample that peeks is caught: keep one true unseen hand card (the first) in the
+    first unseen slot (a resample puts the seen cards first)."""
 
     def peeking(state: State, seat: int) -> list[tuple[int, int]]:
         return hidden_slots(state, seat)
@@ -53,12 +54,15 @@ def test_the_check_catches_a_cheating_resample():
         def resample(self, seat, rng):  # type: ignore[no-untyped-def]
             twin = ThirtyTwoState.resample(self, seat, rng)
             for other in self.seats_in:
-                if other != seat:
-                    true = self.hands[other][0]
-                    if true not in self.public and true in twin.stock.contents():
+                unseen = [c for c in self.hands[other] if c not in self.public]
+                if other != seat and unseen:
+                    true = unseen[0]
+                    hand = twin.hands[other]
+                    slot = next(i for i, c in enumerate(hand) if c not in self.public)
+                    if true in twin.stock.contents():
                         i = twin.stock.cards.index(true)
-                        twin.stock.cards[i] = twin.hands[other][0]
-                        twin.hands[other][0] = true
+                        twin.stock.cards[i] = hand[slot]
+                        hand[slot] = true
             return twin
 
     def cheating_positions() -> Iterator[tuple[State, int]]:

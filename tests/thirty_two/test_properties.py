@@ -5,6 +5,7 @@ and off, resampled views) is tests/test_contract.py's."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from hypothesis import given
@@ -161,3 +162,26 @@ def test_many_complete_random_games_conserve_cards_and_counters() -> None:
             assert sum(state.counters) == total
         results = state.results()
         assert results is not None and results.winners
+
+
+def test_a_world_built_from_a_view_respects_reshuffles_as_resample_does() -> None:
+    """After two rebuilds of the stock, a world built from a seat's observation and recall
+    alone deals every hand and the stock exactly as a resample with the same rng."""
+    state = ThirtyTwo(3, counters=50).new_state(seed=11)
+    k = 0
+    while state.epoch < 2:  # draw, and throw the drawn card (now and then an old one)
+        seat = state.current_seat()
+        state.apply(("draw",))
+        state.apply(("discard", state.hands[seat][k % 3 if k % 5 == 0 else -1], False))
+        k += 1
+    assert any(e for seat in range(3) for e in state.recall(seat)["unseen_drawn_in"][seat - 1])
+    for seat in range(3):
+        obs = json.loads(json.dumps(state.observation(seat)))
+        recall = json.loads(json.dumps(state.recall(seat)))
+        for r in range(20):
+            world = state.game.world_from_view(seat, obs, recall, Rng(r))
+            twin = state.resample(seat, Rng(r))
+            assert world.hands == twin.hands
+            assert world.stock.contents() == twin.stock.contents()
+            assert world.observation(seat) == state.observation(seat)
+            assert world.recall(seat) == state.recall(seat)

@@ -450,6 +450,7 @@ class ToeBatch(Episodes):
         st.reason = REASONS[self.reason[i]]
         st.qorder = []
         st.qpool = []
+        st.asked = []
         st.question = -1
         st.questions_read = 0
         st.buzzer = -1

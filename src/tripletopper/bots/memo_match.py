@@ -197,7 +197,7 @@ class PerfectBot(MemoryBot):
     description = "remembers every card it has seen; flips by the chance of a match"
 
     def memory(self, view: SeatView) -> dict[int, int]:
-        return {parse_position(p): _parse(c) for p, c in view.recall().items()}
+        return {parse_position(p): _parse(c) for p, c in view.recall()["seen"].items()}
 
     def placed(self, obs: Mapping[str, Any]) -> int:
         mask = 0

@@ -11,7 +11,8 @@ See ``docs/engine.md`` for the contract in prose.  In short:
 - :meth:`State.observation` is everything one seat may know, as JSON-able data;
   :meth:`State.public_observation` is the spectator's view.
 - :meth:`State.clone` is cheap; :meth:`State.resample` redeals what a seat cannot
-  see, for search bots.
+  see, for search bots; :meth:`Game.world_from_view` builds such a world from a seat's
+  observation and recall alone (a remote bot, which never holds the state).
 """
 
 from __future__ import annotations
@@ -77,6 +78,15 @@ class Results:
             "scores": list(self.scores),
             "ranking": [list(group) for group in self.ranking],
         }
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> Results:
+        """The inverse of :meth:`to_json`."""
+        return Results(
+            tuple(data["winners"]),
+            tuple(float(x) for x in data["scores"]),
+            tuple(tuple(group) for group in data["ranking"]),
+        )
 
     @staticmethod
     def by_score(scores: Sequence[float], winners: Iterable[int] | None = None) -> Results:
@@ -173,6 +183,24 @@ class Game(ABC):
         ):
             raise InvalidOptionError(f"{key} must be a seat from 0 to {self.players - 1}")
         return seat
+
+    # --- worlds for search ---------------------------------------------------------
+    def world_from_view(
+        self, seat: int, observation: Mapping[str, Any], recall: Mapping[str, Any], rng: Rng
+    ) -> State:
+        """A whole state consistent with what ``seat`` knows, built from that alone.
+
+        ``observation`` is ``state.observation(seat)`` and ``recall`` is
+        ``state.recall(seat)`` (as JSON data, as a remote seat receives them).  The world
+        gives back exactly that observation, recall, ``to_act`` and the seat's legal
+        actions; every card the seat cannot place is dealt uniformly at random from
+        the cards it cannot place (as :meth:`State.resample` does), and the world's
+        future chance is seeded from ``rng``.  Two states that look the same to the
+        seat give the same world for the same ``rng``.  Raises :class:`ValueError`
+        for a view no state of this game could show, ``NotImplementedError`` for a
+        game that cannot build worlds yet.
+        """
+        raise NotImplementedError(f"{self.name} cannot build a world from a view")
 
     # --- actions in their three forms -----------------------------------------
     def parse_action(self, text: str) -> Action:

@@ -9,10 +9,11 @@ update it was sent, at most 20 a second), and stops for good when its token is
 refused (``bad_token``, ``revoked``, ``expired_token``).  It accepts every rematch it is
 offered (``rematches=False``: declines them); the seat's ``invite`` then follows.
 
-A remote client sees only its seat's observation: bots that search sampled worlds
-or read the seat's recall (``hard``, ``expert``, ``ismcts``, memory bots) need the
-hidden state the server keeps, so where such a bot asks for it, this client decides
-with the game's heuristic instead (``random`` for a game without one) and says so once.
+A bot account's seat is sent its observation and its recall (its own memory), and
+its bot is fed the events of every update (``wants_events``), so every bot decides
+as it would seated in the room: a search bot (``hard``, ``expert``, ``ismcts``)
+samples worlds built from that view alone (``Game.world_from_view``), and with the
+same seed chooses what a local one would.
 """
 
 from __future__ import annotations
@@ -29,8 +30,8 @@ from typing import Any, cast
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from tripletopper.bots import Bot, SeatView, bot_factory, bot_names
-from tripletopper.engine import Action, Game
+from tripletopper.bots import Bot, SampledView, SeatView, bot_factory
+from tripletopper.engine import Action, Game, Rng, State
 from tripletopper.question_banks import make_game
 from tripletopper.server.client import TableClient
 
@@ -49,6 +50,7 @@ class ObservedView:
         self.game = game
         self.seat = seat
         self.client = client
+        self._world: State | None = None
 
     @property
     def version(self) -> int:
@@ -63,30 +65,50 @@ class ObservedView:
     def to_act(self) -> tuple[int, ...]:
         return tuple(self.client.observation.get("to_act", ()) or ())
 
-    def sample(self, rng: Any) -> Any:
-        raise LookupError("a remote seat cannot sample the hidden state")
+    def sample(self, rng: Rng) -> SampledView:
+        """A world built from the seat's view alone, dealt as :meth:`SeatView.sample` deals
+        one: the view is read into a world once (a view is one decision's), which each
+        sample resamples (the same deal as a world built with ``rng``, and cheaper)."""
+        if self._world is None:
+            client = self.client
+            self._world = self.game.world_from_view(
+                self.seat, client.observation, client.recall, Rng(0)
+            )
+        return SampledView(self._world.resample(self.seat, rng), self.seat)
 
     def recall(self) -> dict[str, Any]:
-        raise LookupError("a remote seat has no recall from the server")
-
-
-def fallback_spec(game: str) -> str:
-    return "heuristic" if "heuristic" in bot_names(game) else "random"
+        return self.client.recall
 
 
 async def play_seat(
-    server: str, invite: dict[str, Any], spec: str, say: Callable[[str], None]
-) -> None:
-    """Play one invited seat to the end of its game."""
+    server: str, invite: dict[str, Any], spec: str, say: Callable[[str], None],
+    seed: int | None = None,
+) -> None:  # fmt: skip
+    """Play one invited seat to the end of its game (the bot seeded by ``seed``, else at
+    random)."""
     table = TableClient(server, invite["table"], invite["token"])
+    seat = int(invite["seat"])
+    seed = random.randrange(2**31) if seed is None else seed
+    bots: list[Bot] = []  # the bot, once the table says which game it plays
+    early: list[dict[str, Any]] = []  # events that came before the bot was made
+
+    def feed(_client: TableClient, message: dict[str, Any]) -> None:
+        events = message.get("events")
+        if not events:
+            return
+        if not bots:
+            early.extend(events)
+        for each in bots:
+            if each.wants_events:
+                each.observe(events)
+
+    table.on_update = feed
     await table.start()
     game = make_game(invite["game"], table.table.get("players") or invite["players"],
                      **(table.table.get("options") or {}))  # fmt: skip
-    seat = int(invite["seat"])
-    seed = random.randrange(2**31)
     bot: Bot = bot_factory(spec, game)(seat, seed)
-    backup: Bot = bot_factory(fallback_spec(game.name), game)(seat, seed)
-    warned = False
+    bots.append(bot)
+    feed(table, {"events": early})
     say(f"playing seat {seat + 1} of {invite['game']} at table {invite['table']} as {spec}")
     try:
         while not table.finished and table.status not in ("abandoned", "expired"):
@@ -96,14 +118,7 @@ async def play_seat(
                 continue
             seen = table.version
             view = cast(SeatView, ObservedView(game, seat, table))
-            try:
-                action = bot.choose(view)
-            except LookupError:
-                if not warned:
-                    say(f"{spec} needs the hidden state here: deciding with "
-                        f"{fallback_spec(game.name)}")  # fmt: skip
-                    warned = True
-                action = backup.choose(view)
+            action = bot.choose(view)
             moved = partial(_moved_on, seen=seen)
             if action is None:  # it lets others go first: wait for the next update
                 await table.wait(moved, timeout=3600)
@@ -126,11 +141,12 @@ def _moved_on(client: TableClient, seen: int) -> bool:
 
 async def run(
     server: str, token: str, spec: str, *, say: Callable[[str], None] = print,
-    once: bool = False, rematches: bool = True,
+    once: bool = False, rematches: bool = True, seed: int | None = None,
 ) -> str:  # fmt: skip
     """Stay connected as the token's bot account, playing every invitation (and accepting
     every rematch offered, unless not ``rematches``); returns the reason it stopped (a
-    refused token; with ``once``, after the first game)."""
+    refused token; with ``once``, after the first game).  ``seed`` seeds every seat's bot
+    (tests); by default each is seeded at random."""
     url = server.replace("http", "ws", 1).rstrip("/") + "/ws/bot"
     delay = 0.5
     games: set[asyncio.Task[None]] = set()
@@ -153,7 +169,7 @@ async def run(
                         say(f"{answer} the rematch {message['table']} of {message['of']}")
                         await ws.send(json.dumps({"type": answer, "table": message["table"]}))
                     elif kind == "invite":
-                        task = asyncio.create_task(play_seat(server, message, spec, say))
+                        task = asyncio.create_task(play_seat(server, message, spec, say, seed))
                         games.add(task)
                         task.add_done_callback(games.discard)
                         if once:

@@ -62,6 +62,8 @@ class TableClient:
         self.status = ""
         self.observation: dict[str, Any] = {}
         self.legal: list[dict[str, Any]] = []
+        self.recall: dict[str, Any] = {}
+        """The seat's recall (``State.recall``), which the room sends a bot account's seat only."""
         self.log: list[str] = []
         self.table: dict[str, Any] = {}
         self.results: dict[str, Any] | None = None
@@ -147,6 +149,7 @@ class TableClient:
             self.status = message["status"]
             self.observation = message.get("observation", {})
             self.legal = message.get("legal", [])
+            self.recall = message.get("recall", {})
             self.results = message.get("results")
             self.log.extend(line["text"] for line in message.get("log", []))
             if "table" in message:

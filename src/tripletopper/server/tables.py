@@ -973,6 +973,10 @@ class Table:
         out["results"] = self.row.results
         if self.row.hints:
             out["hints"] = state.hints(seat)
+        info = self.row.seats.get(seat) if seat is not None else None
+        if info is not None and info.bot_account:
+            # A bot account's own memory (docs/bots-api.md), never sent to anyone else.
+            out["recall"] = state.recall(info.seat)
         return out
 
     def _legal(self, state: State, seat: int) -> list[dict[str, Any]]:

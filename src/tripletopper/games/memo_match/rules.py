@@ -63,6 +63,7 @@ from tripletopper.games.memo_match.layout import (
     PositionParam,
 )
 from tripletopper.games.memo_match.narration import describe_event
+from tripletopper.games.memo_match.world import build_world
 
 MAX_PLAYERS = 8
 BONUS_CARDS = 3
@@ -185,6 +186,11 @@ class MemoMatch(Game):
 
     def describe_event(self, event: Mapping[str, Any], names: Sequence[str]) -> str:
         return describe_event(event, names)
+
+    def world_from_view(
+        self, seat: int, observation: Mapping[str, Any], recall: Mapping[str, Any], rng: Rng
+    ) -> MemoMatchState:
+        return build_world(self, seat, observation, recall, rng)
 
 
 def shuffled(cards: Sequence[Card], rng: Rng) -> list[Card]:
@@ -928,25 +934,71 @@ class MemoMatchState(State):
             "result": self.result.to_json() if self.result else None,
         }
 
-    def recall(self, seat: int) -> dict[str, str]:
-        """Every face-down card ``seat`` has seen, by the position it lies at now.
+    def recall(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` saw of the cards that are not face up now, for bots only.
 
-        A seat's perfect memory: kept through ``swap_on_miss`` swaps (a public
-        move) and forgotten when the cards are laid out again.  For bots only,
-        never part of an observation: remembering is the players' game.
+        ``seen``: every face-down card it has seen, by the position it lies at now:
+        a seat's perfect memory, kept through ``swap_on_miss`` swaps (a public move)
+        and forgotten when the cards are laid out again; ``aside``: the cards it knows
+        among those set aside for a playoff.  Never part of an observation:
+        remembering is the players' game.
+
+        For building a world from the view (``Game.world_from_view``) it also holds
+        what the seat worked out about the cards it cannot place, naming the places
+        as :meth:`places` does: ``unplaced``, each group of them that can stand in for
+        each other (an epoch: ``cards``, in card order, and the places ``at`` that hold
+        them); ``constraints``, the matches and misses it watched without seeing the
+        cards (``[place, place, kind]``, in order); and ``known_by``, who else knows
+        the card at each place (a bitmask of seats, and the spectators' bit), as the
+        flips everyone saw tell.
         """
         if not 0 <= seat < self.game.players:
             raise IllegalActionError(f"there is no seat {seat!r}")
-        if self.phase == SPOT:
-            return {}  # every card is face up
         bit = 1 << seat
         knows = self.knows
-        up = self.first if self.phase == FLIP2 else EMPTY  # face up: in the observation
+        seen: dict[str, str] = {}
+        if self.phase != SPOT:  # while spotting every card is face up
+            up = self.first if self.phase == FLIP2 else EMPTY  # face up: in the observation
+            seen = {
+                _pos[p]: _fmt[c]
+                for p, c in enumerate(self.table)
+                if c != EMPTY and knows[c] & bit and p != up
+            }
+        places = self.places(bit)
+        where = {card: place for place, card in places}
+        groups: dict[int, tuple[list[Card], list[str]]] = {}
+        for place, card in places:
+            if not knows[card] & bit:
+                cards, at = groups.setdefault(self.epoch[card], ([], []))
+                cards.append(card)
+                at.append(place)
         return {
-            _pos[p]: _fmt[c]
-            for p, c in enumerate(self.table)
-            if c != EMPTY and knows[c] & bit and p != up
+            "seen": seen,
+            "aside": [_fmt[c] for c in self.set_aside if knows[c] & bit],
+            "unplaced": [
+                {"cards": _fmt_many(sorted(cards)), "at": at}
+                for _epoch, (cards, at) in sorted(groups.items())
+            ],
+            "constraints": [[where[a], where[b], kind] for a, b, kind in self.constraints],
+            "known_by": {place: knows[c] & ~bit for place, c in places if knows[c] & ~bit},
         }
+
+    def places(self, bit: int) -> list[tuple[str, Card]]:
+        """Every card with the place a seat (``bit``) can name it by: a table position
+        (``A1``), or the ``k``-th card of a seat's pile (``pile:S:k``), its playoff pile
+        (``playoff:S:k``) or the cards set aside (``aside:k``), counting in each the
+        cards the seat knows first, then the others (their order in a pile is no news)."""
+        knows = self.knows
+        out = [(_pos[p], c) for p, c in enumerate(self.table) if c != EMPTY]
+        named = [
+            *((f"pile:{s}", pile) for s, pile in enumerate(self.piles)),
+            *((f"playoff:{s}", pile) for s, pile in enumerate(self.ppiles)),
+            ("aside", self.set_aside),
+        ]
+        for name, pile in named:
+            ordered = sorted(pile, key=lambda c: not knows[c] & bit)
+            out.extend((f"{name}:{k}", c) for k, c in enumerate(ordered))
+        return out
 
     def stats(self) -> dict[str, float]:
         return {
@@ -1048,18 +1100,21 @@ class MemoMatchState(State):
         if self.phase == OVER:
             return twin
         bit = 1 << seat
-        movable = [not k & bit for k in self.knows]
+        knows = self.knows
+        movable = [not k & bit for k in knows]
+        # The piles with the cards the seat knows first, as a world built from the view
+        # has them (Game.world_from_view): both then deal alike.
+        for piles in (twin.piles, twin.ppiles, [twin.set_aside]):
+            for pile in piles:
+                pile.sort(key=lambda c: not knows[c] & bit)
         location = [0] * DECK_SIZE  # where each card lies, as the seat can name it
-        places: list[list[int]] = [self.table, *self.piles, *self.ppiles, self.set_aside]
-        for number, cards in enumerate(places):
-            for index, card in enumerate(cards):
-                if card != EMPTY:
-                    location[card] = number * 1000 + index
+        for number, (_place, card) in enumerate(twin.places(bit)):
+            location[card] = number
         perm = relabeling(movable, self.epoch, self.constraints, self.game.variables, rng, location)
         twin.table = [perm[c] if c != EMPTY else EMPTY for c in self.table]
-        twin.piles = [[perm[c] for c in p] for p in self.piles]
-        twin.ppiles = [[perm[c] for c in p] for p in self.ppiles]
-        twin.set_aside = [perm[c] for c in self.set_aside]
+        twin.piles = [[perm[c] for c in p] for p in twin.piles]
+        twin.ppiles = [[perm[c] for c in p] for p in twin.ppiles]
+        twin.set_aside = [perm[c] for c in twin.set_aside]
         knows = [0] * DECK_SIZE
         epoch = [0] * DECK_SIZE
         for card in range(DECK_SIZE):

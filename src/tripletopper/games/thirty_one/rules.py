@@ -73,6 +73,8 @@ from tripletopper.games.thirty_one.scoring import (
     value3_trips,
 )
 from tripletopper.games.thirty_one.scoring import value3 as value3_plain
+from tripletopper.games.thirty_one.world import build_world, deal_unseen
+from tripletopper.games.worlds import ShownSettlement
 
 TAKE: Action = ("take",)
 DRAW: Action = ("draw",)
@@ -172,6 +174,11 @@ class ThirtyOne(Game):
         origin = {"seed": seed, "decks": [_cards(d) for d in stacks] or None, "setup": setup}
         return ThirtyOneState(self, seed, stacks, dealer, origin)
 
+    def world_from_view(
+        self, seat: int, observation: Mapping[str, Any], recall: Mapping[str, Any], rng: Rng
+    ) -> ThirtyOneState:
+        return build_world(self, seat, observation, recall, rng)
+
     def describe_action(self, action: Action) -> str:
         kind = action[0]
         if kind == "discard":
@@ -235,7 +242,7 @@ class ThirtyOneState(State):
         self.taken = -1
         self.knocker = -1
         self.knocks = self.stops = self.thirty_ones = self.voids = 0
-        self.last: Settlement | None = None
+        self.last: Settlement | ShownSettlement | None = None
         self.result: Results | None = None
         self.dealer = self.rng.below(players) if dealer is None else dealer
         self._start_hand(None, same_dealer=True)
@@ -635,6 +642,11 @@ class ThirtyOneState(State):
                 obs["counts"] = DEAD_31 if value == THIRTY_ONE and not declarable else value
         return obs
 
+    def recall(self, seat: int) -> dict[str, Any]:
+        """The discards buried under the top one (every seat saw each made) and the hand in
+        which each player went out (0: still in), which orders the final ranking."""
+        return {"buried": _cards(self.pile[:-1]), "out_in_hand": self.elim_hand.copy()}
+
     def hints(self, seat: int | None) -> dict[str, Any]:
         """Before a seat in the hand draws or takes (in the turn phase, its turn or not):
         the exact odds of a stock draw and the value of taking the face-up card
@@ -745,23 +757,20 @@ class ThirtyOneState(State):
         public = self.public
         slots: list[tuple[int, int]] = []
         pool: list[Card] = twin.stock.contents()
+        hands = twin.hands
         for other in self.seats_in:
             if other == seat:
                 continue
-            for i, card in enumerate(self.hands[other]):
-                if card not in public:
-                    slots.append((other, i))
-                    pool.append(card)
+            # The seen cards first, in order, then the unseen: the order a world built
+            # from the view alone has (Game.world_from_view), so both deal alike.
+            hand = hands[other]
+            seen = [card for card in hand if card in public]
+            pool.extend(card for card in hand if card not in public)
+            slots.extend((other, i) for i in range(len(seen), len(hand)))
+            hand[: len(seen)] = seen
         check = [] if self.game.manual else sorted({other for other, _ in slots})
-        hands = twin.hands
         pool.sort()  # so the sample depends on what the seat knows, not on the true order
-        for _attempt in range(100):
-            rng.shuffle(pool)
-            for (other, i), card in zip(slots, pool, strict=False):
-                hands[other][i] = card
-            if not any(is_31(hands[o][0], hands[o][1], hands[o][2]) for o in check):
-                break
-        twin.stock.replace(pool[len(slots) :])
+        twin.stock.replace(deal_unseen(hands, slots, pool, check, rng))
         return twin
 
 

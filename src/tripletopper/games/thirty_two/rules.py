@@ -53,6 +53,8 @@ from tripletopper.games.thirty_two.scoring import (
     raw_plain,
     raw_wild,
 )
+from tripletopper.games.thirty_two.world import build_world, deal_unseen
+from tripletopper.games.worlds import ShownSettlement
 
 TAKE: Action = ("take",)
 DRAW: Action = ("draw",)
@@ -170,6 +172,11 @@ class ThirtyTwo(Game):
     def describe_event(self, event: Mapping[str, Any], names: Sequence[str]) -> str:
         return describe_event(event, names)
 
+    def world_from_view(
+        self, seat: int, observation: Mapping[str, Any], recall: Mapping[str, Any], rng: Rng
+    ) -> ThirtyTwoState:
+        return build_world(self, seat, observation, recall, rng)
+
 
 class ThirtyTwoState(State):
     __slots__ = (
@@ -210,7 +217,7 @@ class ThirtyTwoState(State):
         self.taken = -1
         self.knocker = -1
         self.playoff = False
-        self.last: Settlement | None = None
+        self.last: Settlement | ShownSettlement | None = None
         self.result: Results | None = None
         self.dealer = self.rng.below(players) if dealer is None else dealer
         self._seat_tables()
@@ -567,6 +574,21 @@ class ThirtyTwoState(State):
                 obs["thirty_two"] = obs["score"] >= THIRTY_TWO
         return obs
 
+    def recall(self, seat: int) -> dict[str, Any]:
+        """The discards buried under the top one (every seat saw each made), the cards of
+        each rebuild of the stock, and for each other hand the rebuild whose stock each of
+        its cards this seat cannot see was drawn from (0: before any), oldest first."""
+        public = self.public
+        drawn = self.drawn_epoch
+        return {
+            "buried": _cards(self.pile[:-1]),
+            "reshuffled": [_cards(sorted(cards)) for cards in self.reshuffled],
+            "unseen_drawn_in": [
+                [] if other == seat else sorted(drawn.get(c, 0) for c in hand if c not in public)
+                for other, hand in enumerate(self.hands)
+            ],
+        }
+
     def hints(self, seat: int | None) -> dict[str, Any]:
         """Before a seat in the hand draws or takes (in the turn phase, its turn or not):
         the exact odds of a stock draw and the value of taking the face-up card
@@ -669,57 +691,24 @@ class ThirtyTwoState(State):
             return twin
         public = self.public
         hands = twin.hands
-        if not self.reshuffled:  # the usual case: every unseen card could be anywhere unseen
-            slots = [
-                (other, i)
-                for other in self.seats_in
-                if other != seat
-                for i, card in enumerate(hands[other])
-                if card not in public
-            ]
-            pool = twin.stock.contents()
-            pool.extend(hands[other][i] for other, i in slots)
-            pool.sort()  # so the sample depends on what the seat knows, not on the true order
-            left = len(pool)
-            for other, i in slots:  # a partial Fisher-Yates: the rest stays as the stock
-                j = rng.below(left)
-                left -= 1
-                pool[j], pool[left] = pool[left], pool[j]
-                hands[other][i] = pool[left]
-            del pool[left:]
-            twin.stock.replace(pool)
-            return twin
-        slots_e: list[tuple[int, int, int]] = []  # (epoch, seat, index in hand)
+        drawn = self.drawn_epoch
+        for other in self.seats_in:
+            if other != seat:
+                # The seen cards first, in order, then the unseen oldest first: the order a
+                # world built from the view alone has (Game.world_from_view), so both deal alike.
+                hands[other].sort(key=lambda c: -1 if c in public else drawn.get(c, 0))
+        slot_epochs: list[tuple[int, int, int]] = []  # (epoch the slot was filled in, seat, index)
         pool = twin.stock.contents()
         for other in self.seats_in:
             if other == seat:
                 continue
-            for i, card in enumerate(self.hands[other]):
+            for i, card in enumerate(hands[other]):
                 if card not in public:
-                    slots_e.append((self.drawn_epoch.get(card, 0), other, i))
+                    slot_epochs.append((drawn.get(card, 0), other, i))
                     pool.append(card)
-        entered: dict[Card, int] = {}
-        for epoch, cards in enumerate(self.reshuffled, 1):
-            for card in cards:
-                entered[card] = epoch
-        # By the epoch each card may be used from, then by card: nothing of the true order.
-        pool.sort(key=lambda c: (entered.get(c, 0), c))
-        slots_e.sort()
-        drawn_epoch = {c: e for c, e in self.drawn_epoch.items() if c not in pool}
-        eligible: list[Card] = []
-        at = 0
-        for epoch, other, i in slots_e:
-            while at < len(pool) and entered.get(pool[at], 0) <= epoch:
-                eligible.append(pool[at])
-                at += 1
-            j = rng.below(len(eligible))
-            eligible[j], eligible[-1] = eligible[-1], eligible[j]
-            card = eligible.pop()
-            hands[other][i] = card
-            if epoch:
-                drawn_epoch[card] = epoch
-        twin.drawn_epoch = drawn_epoch
-        twin.stock.replace(eligible + pool[at:])
+        pool.sort()  # so the sample depends on what the seat knows, not on the true order
+        twin.drawn_epoch = {c: e for c, e in drawn.items() if c not in pool}
+        twin.stock.replace(deal_unseen(twin, hands, sorted(slot_epochs), pool, rng))
         return twin
 
 

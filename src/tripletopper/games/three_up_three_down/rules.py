@@ -63,6 +63,7 @@ from tripletopper.games.three_up_three_down.actions import (
     choose_action,
 )
 from tripletopper.games.three_up_three_down.narration import describe_event
+from tripletopper.games.three_up_three_down.world import build_world
 
 CHOOSE, PLAY, OVER = 0, 1, 2
 PHASE_NAMES = ("choose", "play", "over")
@@ -163,6 +164,11 @@ class ThreeUpThreeDown(Game):
 
     def describe_event(self, event: Mapping[str, Any], names: Sequence[str]) -> str:
         return describe_event(event, names)
+
+    def world_from_view(
+        self, seat: int, observation: Mapping[str, Any], recall: Mapping[str, Any], rng: Rng
+    ) -> ThreeUpThreeDownState:
+        return build_world(self, seat, observation, recall, rng)
 
 
 class ThreeUpThreeDownState(State):
@@ -789,8 +795,11 @@ class ThreeUpThreeDownState(State):
                     pool.extend(cards)
                     slots.extend((UNBOUNDED, cards, i) for i in range(len(cards)))
                 continue
+            # The known cards first, in order, then the others: the order a world built
+            # from the view alone has (Game.world_from_view), so both deal alike.
             hand = twin.hands[s]
             known = self.known[s]
+            hand.sort(key=known.__contains__, reverse=True)
             hidden = [i for i, c in enumerate(hand) if c not in known]
             pool.extend(hand[i] for i in hidden)
             bounds = self.bounds[s]
@@ -798,17 +807,8 @@ class ThreeUpThreeDownState(State):
                 slots.append((bounds[j] if j < len(bounds) else UNBOUNDED, hand, i))
         for s in range(players):
             slots.extend((UNBOUNDED, twin.down[s], i) for i in range(len(twin.down[s])))
-        slots.sort(key=lambda slot: slot[0])
         pool.sort()  # so the sample depends on what the seat knows, not on the true order
-        below = rng.below
-        for bound, cards, i in slots:
-            if bound < UNBOUNDED:
-                eligible = [j for j, c in enumerate(pool) if RANK[c] <= bound]
-                j = eligible[below(len(eligible))]
-            else:
-                j = below(len(pool))
-            pool[j], pool[-1] = pool[-1], pool[j]
-            cards[i] = pool.pop()
+        deal_unseen(slots, pool, rng)
         twin.stock.replace(pool)
         twin.recount()
         if choosing:
@@ -817,6 +817,22 @@ class ThreeUpThreeDownState(State):
                 if s != seat and action[0] == "choose":
                     history[n] = (s, choose_action([RANK[c] for c in twin.up[s]]))
         return twin
+
+
+def deal_unseen(slots: list[tuple[int, list[Card], int]], pool: list[Card], rng: Rng) -> None:
+    """Deal ``pool`` (in card order) into the unseen ``(bound, cards, index)`` slots: bounded
+    ones first, tightest bound first, each from the cards that satisfy it; that greedy
+    order always succeeds because the bounds are nested.  What is left stays in ``pool``."""
+    slots.sort(key=lambda slot: slot[0])
+    below = rng.below
+    for bound, cards, i in slots:
+        if bound < UNBOUNDED:
+            eligible = [j for j, c in enumerate(pool) if RANK[c] <= bound]
+            j = eligible[below(len(eligible))]
+        else:
+            j = below(len(pool))
+        pool[j], pool[-1] = pool[-1], pool[j]
+        cards[i] = pool.pop()
 
 
 def _missing(cards: list[Card], ranks: tuple[int, ...], where: str) -> str:

@@ -53,6 +53,7 @@ from tripletopper.games.toe.board import (
 )
 from tripletopper.games.toe.narration import describe_event
 from tripletopper.games.toe.questions import BUILTIN, LETTERS, QuestionBank
+from tripletopper.games.toe.world import build_world
 
 WASTED = CELLS
 """The ``cell`` of a wasted play: the card fits no free cell and marks nothing."""
@@ -315,11 +316,16 @@ class Toe(Game):
     def describe_event(self, event: Mapping[str, Any], names: Sequence[str]) -> str:
         return describe_event(event, names)
 
+    def world_from_view(
+        self, seat: int, observation: Mapping[str, Any], recall: Mapping[str, Any], rng: Rng
+    ) -> ToeState:
+        return build_world(self, seat, observation, recall, rng)
+
 
 class ToeState(State):
     __slots__ = (
-        "answered", "board", "buzzer", "counts", "discards", "drawn", "drawn_epoch", "epoch",
-        "free", "hands", "last", "marks", "phase", "played", "qorder", "qpool", "question",
+        "answered", "asked", "board", "buzzer", "counts", "discards", "drawn", "drawn_epoch",
+        "epoch", "free", "hands", "last", "marks", "phase", "played", "qorder", "qpool", "question",
         "questions_read", "reason", "reshuffled", "result", "rng", "stacks", "stock",
         "tiebreak", "turn", "turns", "wasted", "win_line", "x",
     )  # fmt: skip
@@ -357,6 +363,8 @@ class ToeState(State):
         # Quiz Show
         self.qorder = qorder
         self.qpool: list[int] = list(range(len(game.bank))) if game.bank is not None else []
+        self.asked: list[int] = []
+        """The questions read since the bank was last used up, in order (public)."""
         self.question = -1
         self.questions_read = 0
         self.buzzer = -1
@@ -623,6 +631,7 @@ class ToeState(State):
         pool = self.qpool
         if not pool:  # every question was read: the bank is used again
             pool.extend(range(len(self._bank())))
+            self.asked = []
         if self.qorder:  # a stacked order: its next question, if it is still unread
             wanted = self.qorder.pop(0)
             index = pool.index(wanted) if wanted in pool else self.rng.below(len(pool))
@@ -630,6 +639,7 @@ class ToeState(State):
             index = self.rng.below(len(pool))
         pool[index], pool[-1] = pool[-1], pool[index]
         self.question = pool.pop()
+        self.asked.append(self.question)
         self.questions_read += 1
         self.phase = BUZZ
         if events is not None:
@@ -746,6 +756,8 @@ class ToeState(State):
                 "buzzer": self.buzzer if phase == ANSWER else None,
                 "last_answer": self.answered,
                 "tiebreak": self.tiebreak,
+                "tiebreak_reason": self.reason if self.tiebreak else None,
+                "asked": self.asked.copy(),
             }
         if seat is not None and phase != OVER:
             hand = self.hands[seat]
@@ -797,6 +809,7 @@ class ToeState(State):
             "result": self.result.to_json() if self.result else None,
             "qorder": self.qorder.copy(),
             "qpool": self.qpool.copy(),
+            "asked": self.asked.copy(),
             "question": self.question,
             "questions_read": self.questions_read,
             "buzzer": self.buzzer,
@@ -834,6 +847,7 @@ class ToeState(State):
         twin.reason = self.reason
         twin.qorder = self.qorder.copy()
         twin.qpool = self.qpool.copy()
+        twin.asked = self.asked.copy()
         twin.question = self.question
         twin.questions_read = self.questions_read
         twin.buzzer = self.buzzer
@@ -869,32 +883,45 @@ class ToeState(State):
         for epoch, (played, *by_seat) in enumerate(self.reshuffled, 1):
             for card in played | by_seat[seat]:
                 entered[card] = epoch
-        # By the epoch each card may be used from, then by card: nothing of the true order.
-        slots.sort()
-        drawn_epoch = {c: e for c, e in self.drawn_epoch.items() if c not in pool}
-        eligible: list[Card] = []
-        at = 0
-        if entered:
-            pool.sort(key=lambda c: (entered.get(c, 0), c))
-        else:  # before any reshuffle every card may fill every slot (the same, faster)
-            pool.sort()
-            eligible, at = pool, len(pool)
+        twin.drawn_epoch = {c: e for c, e in self.drawn_epoch.items() if c not in pool}
         places = (twin.hands[other], twin.discards[other])
-        for epoch, where, i in slots:
-            while at < len(pool) and entered.get(pool[at], 0) <= epoch:
-                eligible.append(pool[at])
-                at += 1
-            j = rng.below(len(eligible))
-            eligible[j], eligible[-1] = eligible[-1], eligible[j]
-            card = eligible.pop()
-            if where == 0 and self.hands[other][i] == self.drawn:
-                twin.drawn = card
-            places[where][i] = card
-            if epoch:
-                drawn_epoch[card] = epoch
-        twin.drawn_epoch = drawn_epoch
-        twin.stock.replace(eligible + pool[at:])
+        twin.stock.replace(deal_unseen(slots, pool, entered, places, twin.drawn_epoch, rng))
+        if self.drawn in self.hands[other]:
+            twin.drawn = places[0][self.hands[other].index(self.drawn)]
         return twin
+
+
+def deal_unseen(
+    slots: list[tuple[int, int, int]],
+    pool: list[Card],
+    entered: Mapping[Card, int],
+    places: tuple[list[Card], list[Card]],
+    drawn_epoch: dict[Card, int],
+    rng: Rng,
+) -> list[Card]:
+    """Deal ``pool`` into the unseen ``(epoch drawn, 0 = hand / 1 = discards, index)`` slots
+    of ``places``, oldest first, each from the cards that could be in it: not one that
+    ``entered`` the stock at a later reshuffle.  Returns the rest, the stock."""
+    # By the epoch each card may be used from, then by card: nothing of the true order.
+    slots.sort()
+    eligible: list[Card] = []
+    at = 0
+    if entered:
+        pool.sort(key=lambda c: (entered.get(c, 0), c))
+    else:  # before any reshuffle every card may fill every slot (the same, faster)
+        pool.sort()
+        eligible, at = pool, len(pool)
+    for epoch, where, i in slots:
+        while at < len(pool) and entered.get(pool[at], 0) <= epoch:
+            eligible.append(pool[at])
+            at += 1
+        j = rng.below(len(eligible))
+        eligible[j], eligible[-1] = eligible[-1], eligible[j]
+        card = eligible.pop()
+        places[where][i] = card
+        if epoch:
+            drawn_epoch[card] = epoch
+    return eligible + pool[at:]
 
 
 def _cells(cells: Sequence[int]) -> list[str]:
