@@ -7,6 +7,7 @@ import asyncio
 import json
 import random
 import time
+from typing import Any
 
 import httpx
 import pytest
@@ -113,7 +114,31 @@ def test_bot_accounts_and_their_tokens_refuse_every_misuse(tmp_path):
             client.close()
 
 
-def test_the_reference_client_plays_a_rated_game_as_a_bot_account(tmp_path):
+def test_the_reference_client_plays_a_rated_game_as_a_bot_account(tmp_path, monkeypatch):
+    import threading
+
+    from tripletopper.server import botclient
+
+    on_the_loop: list[bool] = []  # a long search must not stop the client's connections
+    real = botclient.bot_factory
+
+    def watched(spec: str, game: Any) -> Any:
+        make = real(spec, game)
+
+        def factory(seat: int, seed: int) -> Any:
+            bot = make(seat, seed)
+            choose = bot.choose
+
+            def choosing(view: Any) -> Any:
+                on_the_loop.append(threading.current_thread() is threading.main_thread())
+                return choose(view)
+
+            bot.choose = choosing
+            return bot
+
+        return factory
+
+    monkeypatch.setattr(botclient, "bot_factory", watched)
     with live_server(str(tmp_path), bot_delay=0.02) as base:
         ann, csrf = person(base, "Ann")
         token = bot_with_token(ann, csrf, "Deep Thought")
@@ -153,6 +178,7 @@ def test_the_reference_client_plays_a_rated_game_as_a_bot_account(tmp_path):
 
         reason, table_id = asyncio.run(main())
         assert reason == "played"
+        assert on_the_loop and not any(on_the_loop)  # every decision in a worker thread
         assert any("connected as Deep Thought" in line for line in said)
         db = Database(sqlite_url(str(tmp_path)))
         changes = db.run_now(lambda conn: ratings.changes_of(conn, table_id))

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import json
 import logging
 import random
@@ -47,37 +48,36 @@ class ObservedView:
     """What a remote seat knows, answering a bot like a :class:`SeatView` would."""
 
     def __init__(self, game: Game, seat: int, client: TableClient) -> None:
+        # a snapshot: the bot decides in a thread while the client goes on receiving
         self.game = game
         self.seat = seat
-        self.client = client
+        self.version = client.version
+        self._observation = copy.deepcopy(client.observation)
+        self._recall = copy.deepcopy(client.recall)
+        self._actions = [game.action_from_wire(wire) for wire in client.actions]
         self._world: State | None = None
 
-    @property
-    def version(self) -> int:
-        return self.client.version
-
     def observation(self) -> dict[str, Any]:
-        return self.client.observation
+        return self._observation
 
     def legal_actions(self) -> list[Action]:
-        return [self.game.action_from_wire(wire) for wire in self.client.actions]
+        return list(self._actions)
 
     def to_act(self) -> tuple[int, ...]:
-        return tuple(self.client.observation.get("to_act", ()) or ())
+        return tuple(self._observation.get("to_act", ()) or ())
 
     def sample(self, rng: Rng) -> SampledView:
         """A world built from the seat's view alone, dealt as :meth:`SeatView.sample` deals
         one: the view is read into a world once (a view is one decision's), which each
         sample resamples (the same deal as a world built with ``rng``, and cheaper)."""
         if self._world is None:
-            client = self.client
             self._world = self.game.world_from_view(
-                self.seat, client.observation, client.recall, Rng(0)
+                self.seat, self._observation, self._recall, Rng(0)
             )
         return SampledView(self._world.resample(self.seat, rng), self.seat)
 
     def recall(self) -> dict[str, Any]:
-        return self.client.recall
+        return self._recall
 
 
 async def play_seat(
@@ -92,12 +92,15 @@ async def play_seat(
     bots: list[Bot] = []  # the bot, once the table says which game it plays
     early: list[dict[str, Any]] = []  # events that came before the bot was made
 
+    thinking = False  # while the bot decides (in a thread), its events wait in ``early``
+
     def feed(_client: TableClient, message: dict[str, Any]) -> None:
         events = message.get("events")
         if not events:
             return
-        if not bots:
+        if not bots or thinking:
             early.extend(events)
+            return
         for each in bots:
             if each.wants_events:
                 each.observe(events)
@@ -108,7 +111,8 @@ async def play_seat(
                      **(table.table.get("options") or {}))  # fmt: skip
     bot: Bot = bot_factory(spec, game)(seat, seed)
     bots.append(bot)
-    feed(table, {"events": early})
+    feed(table, {"events": early[:]})
+    early.clear()
     say(f"playing seat {seat + 1} of {invite['game']} at table {invite['table']} as {spec}")
     try:
         while not table.finished and table.status not in ("abandoned", "expired"):
@@ -118,7 +122,13 @@ async def play_seat(
                 continue
             seen = table.version
             view = cast(SeatView, ObservedView(game, seat, table))
-            action = bot.choose(view)
+            thinking = True  # a search takes seconds: the connection keeps being served
+            try:
+                action = await asyncio.to_thread(bot.choose, view)
+            finally:
+                thinking = False
+                waiting, early[:] = early[:], []
+                feed(table, {"events": waiting})
             moved = partial(_moved_on, seen=seen)
             if action is None:  # it lets others go first: wait for the next update
                 await table.wait(moved, timeout=3600)
