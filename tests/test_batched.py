@@ -32,8 +32,8 @@ from tripletopper.games.thirty_one.rules import DISCARD_PHASE
 from tripletopper.games.toe import FITS, NATURAL, WASTED, Toe
 from tripletopper.games.toe.rules import PLAY as TOE_PLAY
 
-NOT_KEPT = {"history", "drawn_epoch", "reshuffled"}
-"""What a batch does not keep: the history, and Toe's bookkeeping for ``resample``."""
+NOT_KEPT = {"history"}
+"""What a batch does not keep."""
 
 Policy = Callable[[Any, list[State], random.Random], np.ndarray]
 

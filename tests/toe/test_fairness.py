@@ -26,11 +26,10 @@ def positions(count: int) -> Iterator[tuple[State, int]]:
 
 
 def hidden_slots(state: State, seat: int) -> list[tuple[int, int]]:
-    """The other player's hand and face-down discards (before any reshuffle)."""
+    """The other player's hand and face-down discards (after a reshuffle too: which of the
+    other's cards are older than it is not the seat's to know)."""
     assert isinstance(state, ToeState)
     other = 1 - seat
-    if state.reshuffled:
-        return []
     hidden = [*state.hands[other], *state.discards[other]]
     return [(card, state.stock.size + len(hidden)) for card in hidden]
 

@@ -142,22 +142,6 @@ def test_resample_keeps_what_the_seat_knows_and_redeals_the_rest(
         state.apply(action, seat)
 
 
-def test_resample_respects_reshuffles() -> None:
-    """A card the seat saw go into a reshuffle cannot be in an older slot of the other hand."""
-    state = Toe(2).new_state(seed=11)
-    while state.epoch == 0:  # everyone throws three until the stock is rebuilt
-        state.apply(state.legal_actions()[-1])
-    rng = Rng(3)
-    for k in range(200):
-        seat = k % 2
-        other = 1 - seat
-        known = state.reshuffled[0][1 + seat]  # the seat's own discards
-        old = [i for i, c in enumerate(state.hands[other]) if state.drawn_epoch.get(c, 0) == 0]
-        assert old
-        twin = state.resample(seat, rng)
-        assert not {twin.hands[other][i] for i in old} & known
-
-
 def test_many_complete_random_games_end() -> None:
     for seed in range(200):
         quiz = seed % 3 == 0

@@ -436,8 +436,6 @@ class ToeBatch(Episodes):
         st.played = [int(c) for c in self.played[i, : self.played_len[i]]]
         st.stock = self.stock.view(i)
         st.epoch = int(self.epoch[i])
-        st.drawn_epoch = {}
-        st.reshuffled = []
         st.drawn = int(self.drawn[i])
         st.turn = int(self.turn[i])
         st.turns = int(self.turns[i])
@@ -464,9 +462,7 @@ class ToeBatch(Episodes):
         return state.observation(seat) if seat is not None else state.public_observation()
 
     def dump(self, i: int) -> dict[str, Any]:
-        """The scalar ``dump()`` of game ``i``, less its history and the bookkeeping only
-        ``resample`` reads (``drawn_epoch``, ``reshuffled``), which the batch keeps none of."""
+        """The scalar ``dump()`` of game ``i``, less its history (the batch keeps none)."""
         out = self.state(i).dump()
-        for key in ("history", "drawn_epoch", "reshuffled"):
-            del out[key]
+        del out["history"]
         return out

@@ -324,9 +324,9 @@ class Toe(Game):
 
 class ToeState(State):
     __slots__ = (
-        "answered", "asked", "board", "buzzer", "counts", "discards", "drawn", "drawn_epoch",
+        "answered", "asked", "board", "buzzer", "counts", "discards", "drawn",
         "epoch", "free", "hands", "last", "marks", "phase", "played", "qorder", "qpool", "question",
-        "questions_read", "reason", "reshuffled", "result", "rng", "stacks", "stock",
+        "questions_read", "reason", "result", "rng", "stacks", "stock",
         "tiebreak", "turn", "turns", "wasted", "win_line", "x",
     )  # fmt: skip
 
@@ -351,8 +351,6 @@ class ToeState(State):
         self.stock.fill(FULL_DECK, self.stacks.pop(0) if self.stacks else None)
         self.stock.deal(self.rng, [self.hands[self.x], self.hands[1 - self.x]], HAND)
         self.epoch = 0
-        self.drawn_epoch: dict[Card, int] = {}
-        self.reshuffled: list[tuple[frozenset[Card], ...]] = []
         self.drawn = -1
         self.turns = 0
         self.wasted = 0
@@ -459,9 +457,6 @@ class ToeState(State):
             if stock.size >= count:  # the else branch's _draw_card()s, inlined as one deal:
                 # guarded by tests/test_engine.py (deal = draws) and test_contract.py (resamples)
                 stock.deal(self.rng, [hand], count)
-                if self.epoch:
-                    for card in hand[-count:]:
-                        self.drawn_epoch[card] = self.epoch
             else:
                 hand.extend([self._draw_card(events) for _ in cards])
             if events is not None:
@@ -546,16 +541,12 @@ class ToeState(State):
     def _draw_card(self, events: list[Event] | None) -> Card:
         if not self.stock.size:
             self._reshuffle(events)
-        card = self.stock.draw(self.rng)
-        if self.epoch:
-            self.drawn_epoch[card] = self.epoch
-        return card
+        return self.stock.draw(self.rng)
 
     def _reshuffle(self, events: list[Event] | None) -> None:
         """The stock ran out: face-down discards and played cards make a new stock."""
         discards, played = self.discards, self.played
         pool = played + discards[0] + discards[1]
-        self.reshuffled.append((frozenset(played), frozenset(discards[0]), frozenset(discards[1])))
         self.epoch += 1
         self.played = []
         self.discards = [[], []]
@@ -796,8 +787,6 @@ class ToeState(State):
             "stock_array": _cards(self.stock.cards),
             "stock_ordered": self.stock.ordered,
             "epoch": self.epoch,
-            "drawn_epoch": {_fmt[c]: e for c, e in sorted(self.drawn_epoch.items())},
-            "reshuffled": [[sorted(_cards(list(s))) for s in r] for r in self.reshuffled],
             "drawn": self.drawn,
             "turn": self.turn,
             "turns": self.turns,
@@ -834,8 +823,6 @@ class ToeState(State):
         twin.played = self.played.copy()
         twin.stock = self.stock.clone()
         twin.epoch = self.epoch
-        twin.drawn_epoch = self.drawn_epoch.copy()
-        twin.reshuffled = self.reshuffled.copy()
         twin.drawn = self.drawn
         twin.turn = self.turn
         twin.turns = self.turns
@@ -859,11 +846,13 @@ class ToeState(State):
         """Redeal what ``seat`` cannot see: the stock, the other hand and the other's
         face-down discards.
 
-        The seat knows its own hand and discards and every played card.  A card it
-        knows went into the stock at a reshuffle cannot be in a slot of the other
-        player's filled before that reshuffle, so slots are filled oldest first from
-        the cards each could hold (as in Thirty-Two).  Future chance (draws,
-        questions) is reseeded from ``rng``.
+        The seat knows its own hand and discards and every played card.  After a
+        reshuffle it cannot tell which of the other's cards were drawn before it (a
+        player's face-down discards do not say which cards they were), so every
+        unseen slot is dealt from every card the seat cannot place, as a world built
+        from its view is (``world_from_view``): the true draw times would tell it how
+        many old cards the other still holds.  Future chance (draws, questions) is
+        reseeded from ``rng``.
         """
         twin = self.clone()
         twin.rng = Rng(rng.bits())
@@ -873,55 +862,27 @@ class ToeState(State):
         if self.phase == OVER:
             return twin
         other = 1 - seat
-        slots: list[tuple[int, int, int]] = []  # (epoch drawn, 0 = hand / 1 = discards, index)
-        pool: list[Card] = twin.stock.contents()
-        for where, cards in enumerate((self.hands[other], self.discards[other])):
-            for i, card in enumerate(cards):
-                slots.append((self.drawn_epoch.get(card, 0), where, i))
-                pool.append(card)
-        entered: dict[Card, int] = {}
-        for epoch, (played, *by_seat) in enumerate(self.reshuffled, 1):
-            for card in played | by_seat[seat]:
-                entered[card] = epoch
-        twin.drawn_epoch = {c: e for c, e in self.drawn_epoch.items() if c not in pool}
+        slots = [(where, i) for where, cards in enumerate((self.hands[other], self.discards[other]))
+                 for i in range(len(cards))]  # fmt: skip
+        pool: list[Card] = [*twin.stock.contents(), *self.hands[other], *self.discards[other]]
         places = (twin.hands[other], twin.discards[other])
-        twin.stock.replace(deal_unseen(slots, pool, entered, places, twin.drawn_epoch, rng))
+        twin.stock.replace(deal_unseen(slots, pool, places, rng))
         if self.drawn in self.hands[other]:
             twin.drawn = places[0][self.hands[other].index(self.drawn)]
         return twin
 
 
 def deal_unseen(
-    slots: list[tuple[int, int, int]],
-    pool: list[Card],
-    entered: Mapping[Card, int],
-    places: tuple[list[Card], list[Card]],
-    drawn_epoch: dict[Card, int],
-    rng: Rng,
+    slots: list[tuple[int, int]], pool: list[Card], places: tuple[list[Card], list[Card]], rng: Rng
 ) -> list[Card]:
-    """Deal ``pool`` into the unseen ``(epoch drawn, 0 = hand / 1 = discards, index)`` slots
-    of ``places``, oldest first, each from the cards that could be in it: not one that
-    ``entered`` the stock at a later reshuffle.  Returns the rest, the stock."""
-    # By the epoch each card may be used from, then by card: nothing of the true order.
-    slots.sort()
-    eligible: list[Card] = []
-    at = 0
-    if entered:
-        pool.sort(key=lambda c: (entered.get(c, 0), c))
-    else:  # before any reshuffle every card may fill every slot (the same, faster)
-        pool.sort()
-        eligible, at = pool, len(pool)
-    for epoch, where, i in slots:
-        while at < len(pool) and entered.get(pool[at], 0) <= epoch:
-            eligible.append(pool[at])
-            at += 1
-        j = rng.below(len(eligible))
-        eligible[j], eligible[-1] = eligible[-1], eligible[j]
-        card = eligible.pop()
-        places[where][i] = card
-        if epoch:
-            drawn_epoch[card] = epoch
-    return eligible + pool[at:]
+    """Deal ``pool`` into the unseen ``(0 = hand / 1 = discards, index)`` slots of
+    ``places``, each from every card left; returns the rest, the stock."""
+    pool.sort()  # by card: nothing of the true order
+    for where, i in sorted(slots):
+        j = rng.below(len(pool))
+        pool[j], pool[-1] = pool[-1], pool[j]
+        places[where][i] = pool.pop()
+    return pool
 
 
 def _cells(cells: Sequence[int]) -> list[str]:

@@ -5,12 +5,10 @@ discards, the played cards, the sizes of the other hand, discards and stock, and
 the Quiz Show the question on the table and the questions read since the bank was
 last used up (public by id: they decide which questions can come next).  What it
 cannot place - the other hand, the other's face-down discards and the stock - is
-dealt from the cards it cannot place, as ``resample`` deals it before any reshuffle.
-After a reshuffle ``resample``, holding the state, also keeps a card the seat saw go
-into the stock out of the other's slots filled before it; from the view alone the
-seat cannot tell which of the other's cards are that old (a player's face-down
-discards do not say which cards they were), so a world deals them from every card it
-cannot place.
+dealt from the cards it cannot place, as ``resample`` deals it.  After a reshuffle
+neither keeps a card the seat saw go into the stock out of the other's older slots:
+from its view the seat cannot tell which of the other's cards are that old (a
+player's face-down discards do not say which cards they were).
 """
 
 from __future__ import annotations
@@ -81,18 +79,16 @@ def build_world(
         discards.reverse()
     state.hands, state.discards = hands, discards
     state.played = [parse(c) for c in obs["played"]]
-    slots = [(0, where, i) for where, cards in enumerate((hands[other], discards[other]))
+    slots = [(where, i) for where, cards in enumerate((hands[other], discards[other]))
              for i in range(len(cards))]  # fmt: skip
-    mine = [(0, where, i) for where, cards in enumerate((own, own_discards))
+    mine = [(where, i) for where, cards in enumerate((own, own_discards))
             for i, card in enumerate(cards) if card < 0]  # fmt: skip
     seen = [*hands, *discards]
     pool = unplaced(125, state.played, seen, len(slots) + len(mine) + int(obs["stock_size"]))
     state.epoch = int(obs["reshuffles"])
-    state.reshuffled = [(frozenset(), frozenset(), frozenset())] * state.epoch  # unknown
-    state.drawn_epoch = {}
-    stock = deal_unseen(slots, pool, {}, (hands[other], discards[other]), state.drawn_epoch, rng)
+    stock = deal_unseen(slots, pool, (hands[other], discards[other]), rng)
     if mine:
-        stock = deal_unseen(mine, stock, {}, (own, own_discards), state.drawn_epoch, rng)
+        stock = deal_unseen(mine, stock, (own, own_discards), rng)
     state.stock = Stock()
     state.stock.replace(stock)
     state.drawn = -1
