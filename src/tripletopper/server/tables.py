@@ -134,9 +134,21 @@ class Listener(Protocol):
     """A connected client as a table sees it: a seat (None: spectator) and a mailbox."""
 
     seat: int | None
+    key: str | None
+    """The hash of the seat token it said hello with (None: none); the seat it plays is
+    taken from it when that token no longer holds the seat (:meth:`Table._drop_revoked`)."""
 
     def push(self, text: str) -> None:
         """Queue one message; never blocks."""
+
+
+def holds(info: SeatRow | None, key: str | None) -> bool:
+    """Whether the token hashed ``key`` is one of the seat's: its own or a resumed device's."""
+    return (
+        info is not None
+        and key is not None
+        and any(secrets.compare_digest(k, key) for k in (info.token_hash or "", *info.device_keys))
+    )
 
 
 def encode(message: dict[str, Any]) -> str:
@@ -322,10 +334,7 @@ class Table:
             return None
         digest = hash_token(token)
         for info in self.row.seats.values():
-            if info.kind == kind and any(
-                secrets.compare_digest(key, digest)
-                for key in (info.token_hash or "", *info.device_keys)
-            ):
+            if info.kind == kind and holds(info, digest):
                 return info.seat
         return None
 
@@ -446,6 +455,8 @@ class Table:
             keyed = replace(info, device_keys=keys)
             await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=keyed))
             self.row.seats[info.seat] = keyed
+            if len(keys) <= len(info.device_keys):  # the oldest device's token was dropped
+                self._broadcast_table()
             return info.seat, token
 
     async def forget_account(self, user_id: int, name: str) -> None:
@@ -1085,6 +1096,22 @@ class Table:
             text = encode({"type": "table", "table": self.summary()})
             for client in list(self.clients):
                 client.push(text)
+            self._drop_revoked()
+
+    def _drop_revoked(self) -> None:
+        """Connections whose token no longer holds the seat they play (revoked, or the seat
+        was freed) watch from now on, and are told why at once."""
+        for client in list(self.clients):
+            seat = client.seat
+            if seat is None or holds(self.row.seats.get(seat), client.key):
+                continue
+            client.seat = None
+            client.push(encode(ClientError(
+                "revoked", f"this device no longer holds seat {seat + 1} (its seat token was "
+                "revoked, or the seat freed): you watch now", seat=seat,
+            ).to_json()))  # fmt: skip
+            client.push(encode({"type": "seat", "seat": None, "away": None}))
+            client.push(self.snapshot_text(None))
 
     def notify(self, message: dict[str, Any]) -> None:
         self._publish({"kind": "notify", "message": message})

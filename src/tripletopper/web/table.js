@@ -151,7 +151,7 @@ function receive(message) {
       if (message.ref === "chat") { chatBox.refused(message.message); break; }
       page.sending = false;
       $("error").textContent = message.message;
-      if (message.code === "bad_token") { page.token = null; }
+      if (message.code === "bad_token" || message.code === "revoked") { page.token = null; }
       if (message.code === "stale") send({ type: "sync", version: page.version });
       render();
       break;
