@@ -126,13 +126,15 @@ class Accounts:
         @api.post("/api/account/password")
         async def change_password(body: NewPassword, request: Request) -> Any:
             """A new password (the current one confirms it); every other session of the
-            account is signed out."""
+            account is signed out, and the seat tokens those devices resumed are revoked."""
             signed = await self.require(request)
             await self._check_password(request, signed.user, body.password)
             digest = await accounts.hash_password(accounts.check_password(body.new_password))
             job = partial(accounts.set_password, user_id=signed.user.id, password_hash=digest,
                           keep=signed.token)  # fmt: skip
             await self.db.run(job)
+            for table in list(self.room().tables.values()):
+                await table.sign_out_devices(signed.user.id, signed.token)
             return {"account": signed.user.to_json()}
 
         @api.delete("/api/account")

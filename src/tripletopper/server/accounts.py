@@ -31,7 +31,7 @@ from sqlalchemy import Connection, and_, exists, select
 from starlette.requests import HTTPConnection
 
 from tripletopper.server import names, schema
-from tripletopper.server.tables import ClientError, hash_token
+from tripletopper.server.tables import ClientError, hash_token, keep_devices
 
 COOKIE = "tt_session"
 """The session cookie's name."""
@@ -187,10 +187,17 @@ def delete_session(conn: Connection, token: str) -> None:
 
 
 def set_password(conn: Connection, user_id: int, password_hash: str, keep: str) -> None:
-    """A new password hash; every session but ``keep`` (a token) is signed out."""
-    u, s = schema.users, schema.sessions
+    """A new password hash; every session but ``keep`` (a token) is signed out, and the
+    seat tokens resumed on those sessions' devices are revoked (:func:`.tables.keep_devices`;
+    each seat's own token stays)."""
+    u, s, seats = schema.users, schema.sessions, schema.seats
     conn.execute(u.update().where(u.c.id == user_id).values(password_hash=password_hash))
     conn.execute(s.delete().where(s.c.user_id == user_id, s.c.token_hash != hash_token(keep)))
+    mine = seats.c.user_id == user_id
+    for r in conn.execute(select(seats).where(mine, seats.c.device_keys.is_not(None))).all():
+        kept = " ".join(keep_devices(tuple(r.device_keys.split()), keep)) or None
+        at = and_(seats.c.table_id == r.table_id, seats.c.seat == r.seat)
+        conn.execute(seats.update().where(at).values(device_keys=kept))
 
 
 def delete_user(conn: Connection, user_id: int) -> list[int]:

@@ -147,8 +147,22 @@ def holds(info: SeatRow | None, key: str | None) -> bool:
     return (
         info is not None
         and key is not None
-        and any(secrets.compare_digest(k, key) for k in (info.token_hash or "", *info.device_keys))
+        and any(
+            secrets.compare_digest(k, key)
+            for k in (info.token_hash or "", *(d.partition(":")[0] for d in info.device_keys))
+        )
     )
+
+
+def device_key(token: str, session_token: str) -> str:
+    """A resumed device's entry in ``SeatRow.device_keys``: its token's and session's hashes."""
+    return f"{hash_token(token)}:{hash_token(session_token)}"
+
+
+def keep_devices(keys: tuple[str, ...], session_token: str) -> tuple[str, ...]:
+    """The device keys handed to the session ``session_token`` (the others are revoked)."""
+    mine = ":" + hash_token(session_token)
+    return tuple(k for k in keys if k.endswith(mine))
 
 
 def encode(message: dict[str, Any]) -> str:
@@ -429,12 +443,13 @@ class Table:
             self.row.seats[seat] = linked
             return seat
 
-    async def resume(self, user_id: int) -> tuple[int, str]:
-        """Another device of the signed-in person ``user_id`` resumes the seat their account
-        holds here (playing, or a rematch's seat offered): it gets a token of its own (the
-        seat's other tokens stay valid).  Returns the seat and the token."""
+    async def resume(self, user_id: int, session: str) -> tuple[int, str]:
+        """Another device of the signed-in person ``user_id`` (its sign-in: the token
+        ``session``) resumes the seat their account holds here (playing, or a rematch's seat
+        offered): it gets a token of its own (the seat's other tokens stay valid).  Returns
+        the seat and the token."""
         if not self.owner:
-            seat, token = await self._remote("resume", user_id)
+            seat, token = await self._remote("resume", user_id, session)
             return int(seat), str(token)
         async with self.lock:
             info = next(
@@ -451,13 +466,33 @@ class Table:
                     "seat link of the device you left from takes it back)", seat=info.seat,
                 )  # fmt: skip
             token = new_token()
-            keys = (*info.device_keys, hash_token(token))[-MAX_DEVICE_KEYS:]
+            keys = (*info.device_keys, device_key(token, session))[-MAX_DEVICE_KEYS:]
             keyed = replace(info, device_keys=keys)
             await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=keyed))
             self.row.seats[info.seat] = keyed
             if len(keys) <= len(info.device_keys):  # the oldest device's token was dropped
                 self._broadcast_table()
             return info.seat, token
+
+    async def sign_out_devices(self, user_id: int, session: str) -> None:
+        """The account ``user_id`` changed its password on the sign-in ``session``: the
+        device keys of its seats here handed to any other session are revoked (the
+        database has been updated already; storing again covers a seat written meanwhile)."""
+        if not self.owner:
+            await self._remote("sign_out_devices", user_id, session)
+            return
+        async with self.lock:
+            changed = False
+            for seat, info in list(self.row.seats.items()):
+                kept = keep_devices(info.device_keys, session)
+                if info.user_id != user_id or kept == info.device_keys:
+                    continue
+                info = replace(info, device_keys=kept)
+                await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=info))
+                self.row.seats[seat] = info
+                changed = True
+            if changed:
+                self._broadcast_table()  # their open connections watch from now on
 
     async def forget_account(self, user_id: int, name: str) -> None:
         """A deleted account's seats here (and their chat lines) go by ``name``, linked to
