@@ -295,6 +295,7 @@ def test_the_table_page_offers_a_signed_in_watcher_to_resume_the_accounts_seat(b
         token = laptop.evaluate(f"localStorage.getItem('tt-token-{table_id}')")
         r = httpx.delete(f"{base}/api/tables/{table_id}/seats/0", headers={"X-Seat-Token": token})
         assert r.status_code == 200, r.text
+        laptop.wait_for_selector("#standing:has-text('you finish last, even if you take it back')")
         with tablet.expect_event("dialog") as said:  # a refusal is said whatever panels show
             tablet.click("#resume-seat")
         assert "you left seat 1: a bot plays it" in said.value.message

@@ -619,9 +619,14 @@ class Table:
             self._broadcast_table()
 
     async def _person_back(self, info: SeatRow) -> None:
-        """A bot gives its seat back to the person whose token hash it kept."""
+        """A bot gives its seat back to the person whose token hash it kept (during play:
+        in a rated game they finish last, whether they left it or declined it as a rematch
+        and came after the start)."""
         seat = info.seat
-        person = replace(info, name=info.name.removesuffix(BOT_SUFFIX), kind=HUMAN, bot=None)
+        person = replace(
+            info, name=info.name.removesuffix(BOT_SUFFIX), kind=HUMAN, bot=None,
+            forfeit=info.forfeit or bool(self.row.rated),
+        )  # fmt: skip
         await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=person))
         self.row.seats[seat] = person
         self.bots.pop(seat, None)  # a decision on its way is dropped (_bot_turn)
@@ -1631,7 +1636,7 @@ class Room:
             raise ClientError("bad_options", "hints is true or false")
         if rated is not None and not isinstance(rated, bool):
             raise ClientError("bad_options", "rated is true, false or null")
-        if rated and any(info.user_id is None for info in (seats or {}).values()):
+        if rated and any(i.kind != BOT and i.user_id is None for i in (seats or {}).values()):
             raise ClientError("rated", "a rated table seats accounts only: sign in first")
         seats = seats or {}
         for seat in seats:

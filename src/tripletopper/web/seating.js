@@ -21,7 +21,8 @@ export function renderStanding(page, reconnect, problem) {
   if (page.away !== null && page.away !== undefined) {
     const seat = page.away + 1;
     if (table.status === "playing") {
-      lines.push([`You left seat ${seat}: a bot plays it for you. `,
+      const last = table.rated ? "In this rated game you finish last, even if you take it back. " : "";
+      lines.push([`You left seat ${seat}: a bot plays it for you. ${last}`,
         button("take-back", "Take my seat back",
           () => call("POST", `/api/tables/${table.id}/seats/${page.away}/return`, reconnect))]);
     } else if (table.status === "open" && table.rematch_of) {
