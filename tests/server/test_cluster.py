@@ -330,3 +330,28 @@ def test_account_calls_reach_the_tables_owner_on_another_process(two_processes):
         for http in (one, two):  # both processes know the new token
             r = http.get(f"/api/tables/{table_id}", headers={"X-Seat-Token": resumed})
             assert r.json()["seat"] == 0
+
+        async def password_changed_on_the_other_process() -> None:
+            # the device connected to process two loses the seat when the password changes
+            # there, signed in as another device (process one runs the table)
+            async with (
+                TableClient(bases[1], table_id, resumed) as phone,
+                httpx.AsyncClient(base_url=bases[1], timeout=30) as desk,
+            ):
+                assert phone.seat == 0
+                r = await desk.post("/api/session", json={"name": "Kimberly", "password": password})
+                r = await desk.post(
+                    "/api/account/password", headers={"X-CSRF-Token": r.json()["csrf"]},
+                    json={"password": password, "new_password": "another horse"},
+                )  # fmt: skip
+                assert r.status_code == 200, r.text
+                await phone.wait(lambda c: c.seat is None and c.errors[-1]["code"] == "revoked")
+
+        asyncio.run(password_changed_on_the_other_process())
+        for http in (one, two):
+            r = http.get(f"/api/tables/{table_id}", headers={"X-Seat-Token": resumed})
+            assert r.json()["seat"] is None
+            assert (
+                http.get(f"/api/tables/{table_id}", headers={"X-Seat-Token": token}).json()["seat"]
+                == 0
+            )

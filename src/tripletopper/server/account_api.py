@@ -9,6 +9,7 @@ CSRF token.  The rules are in :mod:`.accounts`; the limits in docs/protocol.md.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from functools import partial
@@ -21,7 +22,9 @@ from tripletopper.server import accounts, names
 from tripletopper.server.accounts import COOKIE, DELETED, Session, User
 from tripletopper.server.guards import AddressLimits, client_address
 from tripletopper.server.storage import Database
-from tripletopper.server.tables import ClientError, Room, new_token
+from tripletopper.server.tables import OPEN, PLAYING, ClientError, Room, new_token
+
+log = logging.getLogger("tripletopper.server")
 
 
 class Credentials(BaseModel):
@@ -132,9 +135,16 @@ class Accounts:
             digest = await accounts.hash_password(accounts.check_password(body.new_password))
             job = partial(accounts.set_password, user_id=signed.user.id, password_hash=digest,
                           keep=signed.token)  # fmt: skip
-            await self.db.run(job)
-            for table in list(self.room().tables.values()):
-                await table.sign_out_devices(signed.user.id, signed.token)
+            room = self.room()
+            for table_id, status in await self.db.run(job):
+                # a live table is loaded to reach its owner (maybe another process), so its
+                # connections with those tokens lose the seat now; a game over only if held
+                if table_id in room.tables or status in (OPEN, PLAYING):
+                    try:
+                        table = await room.get(table_id)
+                        await table.sign_out_devices(signed.user.id, signed.token)
+                    except ClientError as exc:  # gone meanwhile (the stored row is updated)
+                        log.warning("table %s: devices not signed out: %s", table_id, exc.code)
             return {"account": signed.user.to_json()}
 
         @api.delete("/api/account")

@@ -186,18 +186,27 @@ def delete_session(conn: Connection, token: str) -> None:
     conn.execute(s.delete().where(s.c.token_hash == hash_token(token)))
 
 
-def set_password(conn: Connection, user_id: int, password_hash: str, keep: str) -> None:
+def set_password(
+    conn: Connection, user_id: int, password_hash: str, keep: str
+) -> list[tuple[str, str]]:
     """A new password hash; every session but ``keep`` (a token) is signed out, and the
     seat tokens resumed on those sessions' devices are revoked (:func:`.tables.keep_devices`;
-    each seat's own token stays)."""
-    u, s, seats = schema.users, schema.sessions, schema.seats
+    each seat's own token stays).  Returns the tables (id, status) whose seats changed."""
+    u, s, seats, t = schema.users, schema.sessions, schema.seats, schema.tables
     conn.execute(u.update().where(u.c.id == user_id).values(password_hash=password_hash))
     conn.execute(s.delete().where(s.c.user_id == user_id, s.c.token_hash != hash_token(keep)))
-    mine = seats.c.user_id == user_id
-    for r in conn.execute(select(seats).where(mine, seats.c.device_keys.is_not(None))).all():
-        kept = " ".join(keep_devices(tuple(r.device_keys.split()), keep)) or None
+    query = select(seats, t.c.status).join(t, t.c.id == seats.c.table_id)
+    changed = {}
+    for r in conn.execute(
+        query.where(seats.c.user_id == user_id, seats.c.device_keys.is_not(None))
+    ):
+        kept = keep_devices(tuple(r.device_keys.split()), keep)
+        if len(kept) == len(r.device_keys.split()):
+            continue
         at = and_(seats.c.table_id == r.table_id, seats.c.seat == r.seat)
-        conn.execute(seats.update().where(at).values(device_keys=kept))
+        conn.execute(seats.update().where(at).values(device_keys=" ".join(kept) or None))
+        changed[r.table_id] = r.status
+    return list(changed.items())
 
 
 def delete_user(conn: Connection, user_id: int) -> list[int]:
