@@ -153,11 +153,20 @@ class Accounts:
             removed; its games stay, played by "Deleted player"."""
             signed = await self.require(request)
             await self._check_password(request, signed.user, body.password)
+            live = await self.db.run(partial(accounts.live_tables, user_id=signed.user.id))
             gone = await self.db.run(partial(accounts.delete_user, user_id=signed.user.id))
+            room = self.room()
             for user_id in gone:
-                self.room().bot_left(user_id)
-                for table in list(self.room().tables.values()):
-                    await table.forget_account(user_id, DELETED)
+                room.bot_left(user_id)
+            # every table held here, and each live one (loaded to reach its owner, maybe
+            # another process), so connections with its revoked tokens lose the seat now
+            for table_id in dict.fromkeys([*room.tables, *live]):
+                try:
+                    table = await room.get(table_id)
+                    for user_id in gone:
+                        await table.forget_account(user_id, DELETED)
+                except ClientError as exc:  # gone meanwhile (the stored rows are updated)
+                    log.warning("table %s: deleted account not forgotten: %s", table_id, exc.code)
             response.delete_cookie(COOKIE, path="/")
             return {"deleted": True}
 

@@ -209,6 +209,15 @@ def set_password(
     return list(changed.items())
 
 
+def live_tables(conn: Connection, user_id: int) -> list[str]:
+    """The open or running tables where the account or one of its bot accounts holds a seat."""
+    u, seats, t = schema.users, schema.seats, schema.tables
+    theirs = select(u.c.id).where((u.c.id == user_id) | (u.c.owner_id == user_id))
+    query = select(seats.c.table_id).join(t, t.c.id == seats.c.table_id).distinct()
+    query = query.where(seats.c.user_id.in_(theirs), t.c.status.in_(("open", "playing")))
+    return [r.table_id for r in conn.execute(query)]
+
+
 def delete_user(conn: Connection, user_id: int) -> list[int]:
     """Remove an account, its sessions, API tokens, ratings and bot accounts; its seats and
     chat lines are kept under :data:`DELETED`, linked to nobody.  Returns the ids removed
