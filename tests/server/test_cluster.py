@@ -330,3 +330,70 @@ def test_account_calls_reach_the_tables_owner_on_another_process(two_processes):
         for http in (one, two):  # both processes know the new token
             r = http.get(f"/api/tables/{table_id}", headers={"X-Seat-Token": resumed})
             assert r.json()["seat"] == 0
+
+        async def password_changed_on_the_other_process() -> None:
+            # the device connected to process two loses the seat when the password changes
+            # there, signed in as another device (process one runs the table)
+            async with (
+                TableClient(bases[1], table_id, resumed) as phone,
+                httpx.AsyncClient(base_url=bases[1], timeout=30) as desk,
+            ):
+                assert phone.seat == 0
+                r = await desk.post("/api/session", json={"name": "Kimberly", "password": password})
+                r = await desk.post(
+                    "/api/account/password", headers={"X-CSRF-Token": r.json()["csrf"]},
+                    json={"password": password, "new_password": "another horse"},
+                )  # fmt: skip
+                assert r.status_code == 200, r.text
+                await phone.wait(lambda c: c.seat is None and c.errors[-1]["code"] == "revoked")
+
+        asyncio.run(password_changed_on_the_other_process())
+        for http in (one, two):
+            r = http.get(f"/api/tables/{table_id}", headers={"X-Seat-Token": resumed})
+            assert r.json()["seat"] is None
+            assert (
+                http.get(f"/api/tables/{table_id}", headers={"X-Seat-Token": token}).json()["seat"]
+                == 0
+            )
+
+
+def test_deleting_the_account_on_a_process_without_the_table_revokes_its_devices(
+    two_processes,
+):
+    """Kim plays on process one (which alone holds the table) from two devices and deletes
+    her account on process two: the resumed device's connection loses the seat at once."""
+    bases, _ = two_processes
+    password = "correct horse"
+    with (
+        httpx.Client(base_url=bases[0], timeout=30) as laptop,
+        httpx.Client(base_url=bases[0], timeout=30) as phone,
+        httpx.Client(base_url=bases[1], timeout=30) as desk,
+    ):
+        r = laptop.post("/api/account", json={"name": "Kim", "password": password})
+        mine = {"X-CSRF-Token": r.json()["csrf"]}
+        r = laptop.post("/api/tables", json={"game": "thirty-two", "players": 3, "name": "x"},
+                        headers=mine)  # fmt: skip
+        table_id, token = r.json()["table"]["id"], r.json()["token"]
+        r = phone.post("/api/session", json={"name": "Kim", "password": password})
+        r = phone.post(f"/api/tables/{table_id}/resume", headers={"X-CSRF-Token": r.json()["csrf"]})
+        assert r.status_code == 200, r.text
+        resumed = r.json()["token"]
+        r = desk.post("/api/session", json={"name": "Kim", "password": password})
+        desk_csrf = {"X-CSRF-Token": r.json()["csrf"]}
+
+        async def scene() -> None:
+            async with (
+                TableClient(bases[0], table_id, token) as first,
+                TableClient(bases[0], table_id, resumed) as second,
+            ):
+                assert first.seat == second.seat == 0
+                r = await asyncio.to_thread(
+                    desk.request, "DELETE", "/api/account", json={"password": password},
+                    headers=desk_csrf,
+                )  # fmt: skip
+                assert r.status_code == 200, r.text
+                await second.wait(lambda c: c.seat is None and c.errors[-1]["code"] == "revoked")
+                await first.wait(lambda c: c.table["seats"][0]["name"] == "Deleted player")
+                assert first.seat == 0
+
+        asyncio.run(scene())

@@ -10,6 +10,7 @@ import re
 from types import SimpleNamespace
 from typing import Any
 
+import httpx
 import pytest
 from sqlalchemy import select
 
@@ -253,4 +254,51 @@ def test_my_games_resumes_the_seat_on_another_browser_which_plays_a_move(browser
         laptop.reload()  # the first browser holds the seat still
         laptop.wait_for_selector("#conn:has-text('connected')")
         laptop.wait_for_selector("#seats [data-seat='0'].mine", state="attached")
+        assert errors == []
+
+
+def test_the_table_page_offers_a_signed_in_watcher_to_resume_the_accounts_seat(browser, tmp_path):
+    with live_server(str(tmp_path), bot_delay=0.05) as base:
+        laptop = browser.new_context().new_page()
+        errors: list[str] = []
+        sign_up(laptop, base, "Ann")
+        laptop.select_option("#game", "toe")
+        laptop.click("#open-table")
+        laptop.wait_for_url(f"{base}/t/*")
+        table_url, table_id = laptop.url, laptop.url.rsplit("/", 1)[1]
+        box = "#seats [data-seat='1']"
+        laptop.select_option(f"{box} select", "easy")
+        laptop.click(f"{box} button:has-text('Add bot')")
+        laptop.wait_for_selector(f"{box}:has-text('Easy bot')")
+        laptop.click("#start")
+        laptop.wait_for_selector("#game .toe-cell")
+
+        def signed_in_at_the_table() -> Any:
+            page = browser.new_context().new_page()
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.goto(f"{base}/")
+            page.fill("#sign-in-form input[name=name]", "Ann")
+            page.fill("#sign-in-form input[name=password]", "correct horse")
+            page.click("#sign-in")
+            page.wait_for_selector("#signed-in-as:has-text('Ann')")
+            page.goto(table_url)  # straight to the table, not through "My games"
+            page.wait_for_selector("#standing:has-text('your account holds seat 1 here')")
+            return page
+
+        phone, tablet = signed_in_at_the_table(), signed_in_at_the_table()
+        phone.click("#resume-seat")
+        phone.wait_for_selector("#seats [data-seat='0'].mine", state="attached")  # her seat
+        assert phone.locator("#resume-seat").count() == 0
+        assert phone.evaluate(f"localStorage.getItem('tt-token-{table_id}')")
+
+        # the same refusals as "My games": her seat left to a bot is not resumed
+        token = laptop.evaluate(f"localStorage.getItem('tt-token-{table_id}')")
+        r = httpx.delete(f"{base}/api/tables/{table_id}/seats/0", headers={"X-Seat-Token": token})
+        assert r.status_code == 200, r.text
+        laptop.wait_for_selector("#standing:has-text('you finish last, even if you take it back')")
+        with tablet.expect_event("dialog") as said:  # a refusal is said whatever panels show
+            tablet.click("#resume-seat")
+        assert "you left seat 1: a bot plays it" in said.value.message
+        said.value.dismiss()
+        assert tablet.evaluate(f"localStorage.getItem('tt-token-{table_id}')") is None
         assert errors == []

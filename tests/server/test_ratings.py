@@ -288,3 +288,62 @@ def test_a_rated_game_everyone_left_is_rated_when_it_is_abandoned(tmp_path):
     got = changes(str(tmp_path), table_id)
     assert got["u:1"]["place"] == 3.0 and got["b:random"]["place"] == 1.0
     assert got["u:1"]["after"] < 0 < got["b:random"]["after"]
+
+
+@pytest.mark.parametrize("comes_back", ["accepts", "takes_back"])
+def test_declining_a_rated_rematch_and_coming_after_its_start_finishes_last(tmp_path, comes_back):
+    """Bob declines a rated rematch: it starts with a bot in his seat.  Coming after the
+    start (accepting after all, or taking the seat back with its link) is leaving: last."""
+    from tests.server.test_hostile import hello, until
+
+    app = create_app(ServerConfig(data_dir=str(tmp_path), settings=Settings(
+        bot_delay=30, rematch_wait=3600)))  # fmt: skip
+    with TestClient(app) as http:
+        ann = account(http, "Ann")
+        r = http.post("/api/tables", json={"game": "thirty-two", "players": 3, "name": "x",
+                                           "options": {"end": "open"}}, headers=ann)  # fmt: skip
+        first, tokens = r.json()["table"]["id"], [r.json()["token"]]
+        cookies = [http.cookies["tt_session"]]
+        http.cookies.clear()
+        bob = account(http, "Bob")
+        tokens.append(http.post(f"/api/tables/{first}/seats/1", json={}, headers=bob)
+                      .json()["token"])  # fmt: skip
+        cookies.append(http.cookies["tt_session"])
+
+        def as_(who: int) -> dict[str, str]:
+            """Requests as Ann (0) or Bob (1) from here: their cookie, CSRF and seat token."""
+            http.cookies.clear()
+            http.cookies.set("tt_session", cookies[who])
+            return {**(ann, bob)[who], "X-Seat-Token": tokens[who]}
+
+        mine = as_(0)
+        http.post(f"/api/tables/{first}/seats/2/bot", json={"bot": "medium"}, headers=mine)
+        assert http.post(f"/api/tables/{first}/start", headers=mine).json()["table"]["rated"]
+
+        def close(table_id: str) -> None:
+            table = http.app.state.room.tables[table_id]
+            with http.websocket_connect(f"/ws/tables/{table_id}") as ws:
+                hello(ws, tokens[0])
+                ws.send_json({"type": "action", "action": {"type": "close"}, "table": True,
+                              "version": table.version})  # fmt: skip
+                while until(ws, "table")["table"]["status"] != "finished":
+                    pass
+
+        close(first)
+        r = http.post(f"/api/tables/{first}/rematch", headers=mine)
+        assert r.status_code == 200, r.text
+        new = r.json()["table"]["id"]
+        bobs = as_(1)
+        r = http.delete(f"/api/tables/{first}/rematch", headers=bobs)
+        assert r.json()["table"]["status"] == "playing" and r.json()["table"]["rated"] is True
+        if comes_back == "accepts":
+            r = http.post(f"/api/tables/{first}/rematch", headers=bobs)
+        else:
+            r = http.post(f"/api/tables/{new}/seats/1/return", headers=bobs)
+        assert r.status_code == 200 and r.json()["table"]["seats"][1]["kind"] == "human"
+        assert http.app.state.room.tables[new].row.seats[1].forfeit
+        as_(0)
+        close(new)
+    got = changes(str(tmp_path), new)
+    assert got["u:2"]["place"] == 4.0  # behind every seat's result, whatever they were
+    assert got["u:1"]["place"] < 4.0 and got["b:medium"]["place"] < 4.0

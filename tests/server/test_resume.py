@@ -84,14 +84,15 @@ def play_one_move(client, table_id: str, token: str) -> int:
 def test_another_device_resumes_the_seat_and_both_devices_hold_it(db_url, tmp_path):
     with make_client(tmp_path, db_url) as client:
         table_id, first, _ = ann_at_a_table(client)
-        _, phone = sign_in(client)
+        phone_cookie, phone = sign_in(client)
         r = client.post(f"/api/tables/{table_id}/resume", headers=csrf(phone))
         assert r.status_code == 200, r.text
         second = r.json()["token"]
         assert r.json()["seat"] == 0 and second != first
         assert r.json()["table"]["id"] == table_id and "token" not in str(r.json()["table"])
         ((_, kind, token_hash, keys, _), *_bots) = stored_keys(client, table_id)
-        assert (kind, token_hash, keys) == ("human", hash_token(first), hash_token(second))
+        device = f"{hash_token(second)}:{hash_token(phone_cookie)}"  # and the session's
+        assert (kind, token_hash, keys) == ("human", hash_token(first), device)
         as_device(client, None)  # a seat token needs no cookie
         for token in (first, second):
             standing = client.get(f"/api/tables/{table_id}", headers=seat_header(token)).json()
@@ -109,11 +110,11 @@ def test_resuming_again_adds_a_device_and_drops_the_oldest_beyond_the_cap(client
     from tripletopper.server.tables import MAX_DEVICE_KEYS
 
     table_id, first, _ = ann_at_a_table(client, start=False)
-    _, phone = sign_in(client)
+    phone_cookie, phone = sign_in(client)
     tokens = [client.post(f"/api/tables/{table_id}/resume", headers=csrf(phone)).json()["token"]
               for _ in range(MAX_DEVICE_KEYS + 1)]  # fmt: skip
     keys = stored_keys(client, table_id)[0][3].split()
-    assert keys == [hash_token(t) for t in tokens[1:]]
+    assert keys == [f"{hash_token(t)}:{hash_token(phone_cookie)}" for t in tokens[1:]]
     as_device(client, None)
     seats = [client.get(f"/api/tables/{table_id}", headers=seat_header(t)).json()["seat"]
              for t in (first, tokens[0], tokens[-1])]  # fmt: skip

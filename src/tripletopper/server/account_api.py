@@ -9,6 +9,7 @@ CSRF token.  The rules are in :mod:`.accounts`; the limits in docs/protocol.md.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from functools import partial
@@ -21,7 +22,9 @@ from tripletopper.server import accounts, names
 from tripletopper.server.accounts import COOKIE, DELETED, Session, User
 from tripletopper.server.guards import AddressLimits, client_address
 from tripletopper.server.storage import Database
-from tripletopper.server.tables import ClientError, Room, new_token
+from tripletopper.server.tables import OPEN, PLAYING, ClientError, Room, new_token
+
+log = logging.getLogger("tripletopper.server")
 
 
 class Credentials(BaseModel):
@@ -126,13 +129,22 @@ class Accounts:
         @api.post("/api/account/password")
         async def change_password(body: NewPassword, request: Request) -> Any:
             """A new password (the current one confirms it); every other session of the
-            account is signed out."""
+            account is signed out, and the seat tokens those devices resumed are revoked."""
             signed = await self.require(request)
             await self._check_password(request, signed.user, body.password)
             digest = await accounts.hash_password(accounts.check_password(body.new_password))
             job = partial(accounts.set_password, user_id=signed.user.id, password_hash=digest,
                           keep=signed.token)  # fmt: skip
-            await self.db.run(job)
+            room = self.room()
+            for table_id, status in await self.db.run(job):
+                # a live table is loaded to reach its owner (maybe another process), so its
+                # connections with those tokens lose the seat now; a game over only if held
+                if table_id in room.tables or status in (OPEN, PLAYING):
+                    try:
+                        table = await room.get(table_id)
+                        await table.sign_out_devices(signed.user.id, signed.token)
+                    except ClientError as exc:  # gone meanwhile (the stored row is updated)
+                        log.warning("table %s: devices not signed out: %s", table_id, exc.code)
             return {"account": signed.user.to_json()}
 
         @api.delete("/api/account")
@@ -141,11 +153,20 @@ class Accounts:
             removed; its games stay, played by "Deleted player"."""
             signed = await self.require(request)
             await self._check_password(request, signed.user, body.password)
+            live = await self.db.run(partial(accounts.live_tables, user_id=signed.user.id))
             gone = await self.db.run(partial(accounts.delete_user, user_id=signed.user.id))
+            room = self.room()
             for user_id in gone:
-                self.room().bot_left(user_id)
-                for table in list(self.room().tables.values()):
-                    await table.forget_account(user_id, DELETED)
+                room.bot_left(user_id)
+            # every table held here, and each live one (loaded to reach its owner, maybe
+            # another process), so connections with its revoked tokens lose the seat now
+            for table_id in dict.fromkeys([*room.tables, *live]):
+                try:
+                    table = await room.get(table_id)
+                    for user_id in gone:
+                        await table.forget_account(user_id, DELETED)
+                except ClientError as exc:  # gone meanwhile (the stored rows are updated)
+                    log.warning("table %s: deleted account not forgotten: %s", table_id, exc.code)
             response.delete_cookie(COOKIE, path="/")
             return {"deleted": True}
 

@@ -31,7 +31,7 @@ from sqlalchemy import Connection, and_, exists, select
 from starlette.requests import HTTPConnection
 
 from tripletopper.server import names, schema
-from tripletopper.server.tables import ClientError, hash_token
+from tripletopper.server.tables import ClientError, hash_token, keep_devices
 
 COOKIE = "tt_session"
 """The session cookie's name."""
@@ -186,11 +186,36 @@ def delete_session(conn: Connection, token: str) -> None:
     conn.execute(s.delete().where(s.c.token_hash == hash_token(token)))
 
 
-def set_password(conn: Connection, user_id: int, password_hash: str, keep: str) -> None:
-    """A new password hash; every session but ``keep`` (a token) is signed out."""
-    u, s = schema.users, schema.sessions
+def set_password(
+    conn: Connection, user_id: int, password_hash: str, keep: str
+) -> list[tuple[str, str]]:
+    """A new password hash; every session but ``keep`` (a token) is signed out, and the
+    seat tokens resumed on those sessions' devices are revoked (:func:`.tables.keep_devices`;
+    each seat's own token stays).  Returns the tables (id, status) whose seats changed."""
+    u, s, seats, t = schema.users, schema.sessions, schema.seats, schema.tables
     conn.execute(u.update().where(u.c.id == user_id).values(password_hash=password_hash))
     conn.execute(s.delete().where(s.c.user_id == user_id, s.c.token_hash != hash_token(keep)))
+    query = select(seats, t.c.status).join(t, t.c.id == seats.c.table_id)
+    changed = {}
+    for r in conn.execute(
+        query.where(seats.c.user_id == user_id, seats.c.device_keys.is_not(None))
+    ):
+        kept = keep_devices(tuple(r.device_keys.split()), keep)
+        if len(kept) == len(r.device_keys.split()):
+            continue
+        at = and_(seats.c.table_id == r.table_id, seats.c.seat == r.seat)
+        conn.execute(seats.update().where(at).values(device_keys=" ".join(kept) or None))
+        changed[r.table_id] = r.status
+    return list(changed.items())
+
+
+def live_tables(conn: Connection, user_id: int) -> list[str]:
+    """The open or running tables where the account or one of its bot accounts holds a seat."""
+    u, seats, t = schema.users, schema.seats, schema.tables
+    theirs = select(u.c.id).where((u.c.id == user_id) | (u.c.owner_id == user_id))
+    query = select(seats.c.table_id).join(t, t.c.id == seats.c.table_id).distinct()
+    query = query.where(seats.c.user_id.in_(theirs), t.c.status.in_(("open", "playing")))
+    return [r.table_id for r in conn.execute(query)]
 
 
 def delete_user(conn: Connection, user_id: int) -> list[int]:

@@ -409,7 +409,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         table = await room().get(table_id)
         signed = await accounts.require(request)
         address_limits.hit("seat", client_address(request))
-        seat, token = await table.resume(signed.user.id)
+        seat, token = await table.resume(signed.user.id, signed.token)
         return {"token": token, "seat": seat, "table": table.summary()}
 
     @app.post("/api/tables/{table_id}/seats/{seat}/bot", tags=["table"])

@@ -44,7 +44,7 @@ CALL_TIMEOUT = 3.0
 who owns the table (a dead owner's lease expires within ``leases.TTL``)."""
 CALLS = frozenset(
     {"act", "take_seat", "add_bot", "leave", "take_back", "start", "accept", "decline", "say",
-     "rematch", "link_account", "resume", "forget_account", "seat_bot_account",
+     "rematch", "link_account", "resume", "forget_account", "sign_out_devices", "seat_bot_account",
      "answer_as_bot_account"}
 )  # fmt: skip
 """What another process may ask a table's owner to do (the Table methods of those names)."""

@@ -19,7 +19,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tripletopper.engine import TABLE
 from tripletopper.server.guards import AddressLimits, client_address
-from tripletopper.server.tables import ClientError, Room, Table, chat_line, encode
+from tripletopper.server.tables import ClientError, Room, Table, chat_line, encode, hash_token
 
 log = logging.getLogger("tripletopper.server")
 
@@ -56,6 +56,7 @@ class Connection:
         self.address = client_address(ws)
         self.table: Table | None = None
         self.seat: int | None = None
+        self.key: str | None = None
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.allowance = BURST
         self.checked = time.monotonic()
@@ -207,6 +208,7 @@ class Connection:
         if token and not any(value is not None for value in standing.values()):
             raise ClientError("bad_token", "that token holds no seat here; watching instead?")
         self.table, self.seat = table, standing["seat"]
+        self.key = hash_token(token) if token else None
         # joined (sent updates) only with the first state: see _send_sync
         self.send({"type": "welcome", "table": table.id, **standing})
         self.sync(message.get("version"))

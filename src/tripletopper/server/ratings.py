@@ -6,7 +6,9 @@ rated game ends, every seat takes part with its place from the game's results:
 
 - a person who left the game (their seat ``forfeit``) finishes last, behind
   everyone who did not leave (ties among the leavers), whatever the bot that took
-  the seat did and even if they came back; that bot is not rated;
+  the seat did and even if they came back; that bot is not rated; so does one who
+  declined a rematch (or did not answer) and took the seat from its bot after the
+  start (else they could let a strong bot play and come in only when it does well);
 - a game abandoned by all its people has no results: the seats nobody left share
   first place;
 - a guest's seat is not rated (rated tables seat accounts only), nor a rematch's seat

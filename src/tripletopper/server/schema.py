@@ -85,7 +85,7 @@ seats = Table(
     Column("user_id", Integer, nullable=True),  # the account of the person (None: a guest)
     Column("forfeit", Boolean, nullable=False, server_default=false()),  # left a rated game
     Column("bot_account", Boolean, nullable=False, server_default=false()),  # a bot plays it
-    Column("device_keys", Text, nullable=True),  # the account's other devices' token hashes
+    Column("device_keys", Text, nullable=True),  # other devices: "KEY:SESSION" hashes
 )
 Index("ix_seats_user_id", seats.c.user_id)
 

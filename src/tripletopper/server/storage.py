@@ -66,8 +66,10 @@ class SeatRow:
     bot_account: bool = False
     """A bot account (``user_id``) plays this seat through the websocket, like a person."""
     device_keys: tuple[str, ...] = ()
-    """Hashed tokens of the account's other devices at this seat (resumed from "My games");
-    each holds the seat as ``token_hash`` does."""
+    """The account's other devices at this seat (resumed from "My games"), oldest first, each
+    ``KEY:SESSION``: the hash of its seat token, which holds the seat as ``token_hash`` does,
+    and the hash of the sign-in session it was handed to (a password change made on another
+    session revokes it; a bare ``KEY`` has no known session)."""
 
 
 @dataclass

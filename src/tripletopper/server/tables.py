@@ -134,9 +134,35 @@ class Listener(Protocol):
     """A connected client as a table sees it: a seat (None: spectator) and a mailbox."""
 
     seat: int | None
+    key: str | None
+    """The hash of the seat token it said hello with (None: none); the seat it plays is
+    taken from it when that token no longer holds the seat (:meth:`Table._drop_revoked`)."""
 
     def push(self, text: str) -> None:
         """Queue one message; never blocks."""
+
+
+def holds(info: SeatRow | None, key: str | None) -> bool:
+    """Whether the token hashed ``key`` is one of the seat's: its own or a resumed device's."""
+    return (
+        info is not None
+        and key is not None
+        and any(
+            secrets.compare_digest(k, key)
+            for k in (info.token_hash or "", *(d.partition(":")[0] for d in info.device_keys))
+        )
+    )
+
+
+def device_key(token: str, session_token: str) -> str:
+    """A resumed device's entry in ``SeatRow.device_keys``: its token's and session's hashes."""
+    return f"{hash_token(token)}:{hash_token(session_token)}"
+
+
+def keep_devices(keys: tuple[str, ...], session_token: str) -> tuple[str, ...]:
+    """The device keys handed to the session ``session_token`` (the others are revoked)."""
+    mine = ":" + hash_token(session_token)
+    return tuple(k for k in keys if k.endswith(mine))
 
 
 def encode(message: dict[str, Any]) -> str:
@@ -322,10 +348,7 @@ class Table:
             return None
         digest = hash_token(token)
         for info in self.row.seats.values():
-            if info.kind == kind and any(
-                secrets.compare_digest(key, digest)
-                for key in (info.token_hash or "", *info.device_keys)
-            ):
+            if info.kind == kind and holds(info, digest):
                 return info.seat
         return None
 
@@ -420,12 +443,13 @@ class Table:
             self.row.seats[seat] = linked
             return seat
 
-    async def resume(self, user_id: int) -> tuple[int, str]:
-        """Another device of the signed-in person ``user_id`` resumes the seat their account
-        holds here (playing, or a rematch's seat offered): it gets a token of its own (the
-        seat's other tokens stay valid).  Returns the seat and the token."""
+    async def resume(self, user_id: int, session: str) -> tuple[int, str]:
+        """Another device of the signed-in person ``user_id`` (its sign-in: the token
+        ``session``) resumes the seat their account holds here (playing, or a rematch's seat
+        offered): it gets a token of its own (the seat's other tokens stay valid).  Returns
+        the seat and the token."""
         if not self.owner:
-            seat, token = await self._remote("resume", user_id)
+            seat, token = await self._remote("resume", user_id, session)
             return int(seat), str(token)
         async with self.lock:
             info = next(
@@ -442,11 +466,33 @@ class Table:
                     "seat link of the device you left from takes it back)", seat=info.seat,
                 )  # fmt: skip
             token = new_token()
-            keys = (*info.device_keys, hash_token(token))[-MAX_DEVICE_KEYS:]
+            keys = (*info.device_keys, device_key(token, session))[-MAX_DEVICE_KEYS:]
             keyed = replace(info, device_keys=keys)
             await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=keyed))
             self.row.seats[info.seat] = keyed
+            if len(keys) <= len(info.device_keys):  # the oldest device's token was dropped
+                self._broadcast_table()
             return info.seat, token
+
+    async def sign_out_devices(self, user_id: int, session: str) -> None:
+        """The account ``user_id`` changed its password on the sign-in ``session``: the
+        device keys of its seats here handed to any other session are revoked (the
+        database has been updated already; storing again covers a seat written meanwhile)."""
+        if not self.owner:
+            await self._remote("sign_out_devices", user_id, session)
+            return
+        async with self.lock:
+            changed = False
+            for seat, info in list(self.row.seats.items()):
+                kept = keep_devices(info.device_keys, session)
+                if info.user_id != user_id or kept == info.device_keys:
+                    continue
+                info = replace(info, device_keys=kept)
+                await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=info))
+                self.row.seats[seat] = info
+                changed = True
+            if changed:
+                self._broadcast_table()  # their open connections watch from now on
 
     async def forget_account(self, user_id: int, name: str) -> None:
         """A deleted account's seats here (and their chat lines) go by ``name``, linked to
@@ -573,9 +619,14 @@ class Table:
             self._broadcast_table()
 
     async def _person_back(self, info: SeatRow) -> None:
-        """A bot gives its seat back to the person whose token hash it kept."""
+        """A bot gives its seat back to the person whose token hash it kept (during play:
+        in a rated game they finish last, whether they left it or declined it as a rematch
+        and came after the start)."""
         seat = info.seat
-        person = replace(info, name=info.name.removesuffix(BOT_SUFFIX), kind=HUMAN, bot=None)
+        person = replace(
+            info, name=info.name.removesuffix(BOT_SUFFIX), kind=HUMAN, bot=None,
+            forfeit=info.forfeit or bool(self.row.rated),
+        )  # fmt: skip
         await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=person))
         self.row.seats[seat] = person
         self.bots.pop(seat, None)  # a decision on its way is dropped (_bot_turn)
@@ -1089,6 +1140,22 @@ class Table:
             text = encode({"type": "table", "table": self.summary()})
             for client in list(self.clients):
                 client.push(text)
+            self._drop_revoked()
+
+    def _drop_revoked(self) -> None:
+        """Connections whose token no longer holds the seat they play (revoked, or the seat
+        was freed) watch from now on, and are told why at once."""
+        for client in list(self.clients):
+            seat = client.seat
+            if seat is None or holds(self.row.seats.get(seat), client.key):
+                continue
+            client.seat = None
+            client.push(encode(ClientError(
+                "revoked", f"this device no longer holds seat {seat + 1} (its seat token was "
+                "revoked, or the seat freed): you watch now", seat=seat,
+            ).to_json()))  # fmt: skip
+            client.push(encode({"type": "seat", "seat": None, "away": None}))
+            client.push(self.snapshot_text(None))
 
     def notify(self, message: dict[str, Any]) -> None:
         self._publish({"kind": "notify", "message": message})
@@ -1573,7 +1640,7 @@ class Room:
             raise ClientError("bad_options", "hints is true or false")
         if rated is not None and not isinstance(rated, bool):
             raise ClientError("bad_options", "rated is true, false or null")
-        if rated and any(info.user_id is None for info in (seats or {}).values()):
+        if rated and any(i.kind != BOT and i.user_id is None for i in (seats or {}).values()):
             raise ClientError("rated", "a rated table seats accounts only: sign in first")
         seats = seats or {}
         for seat in seats:

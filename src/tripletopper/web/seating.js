@@ -4,7 +4,8 @@
 // calls of the page after the start go through here.
 import { api, clear, el, setToken } from "/static/common.js";
 
-// `page`: the table page's state (table, seat, away, invited, token); `reconnect()`:
+// `page`: the table page's state (table, seat, away, invited, token, resumable: the seat the
+// signed-in account holds here without a token in this browser); `reconnect()`:
 // reconnect as what the token holds now; `problem(text)`: show a refusal.
 export function renderStanding(page, reconnect, problem) {
   const box = clear(document.getElementById("standing"));
@@ -20,7 +21,8 @@ export function renderStanding(page, reconnect, problem) {
   if (page.away !== null && page.away !== undefined) {
     const seat = page.away + 1;
     if (table.status === "playing") {
-      lines.push([`You left seat ${seat}: a bot plays it for you. `,
+      const last = table.rated ? "In this rated game you finish last, even if you take it back. " : "";
+      lines.push([`You left seat ${seat}: a bot plays it for you. ${last}`,
         button("take-back", "Take my seat back",
           () => call("POST", `/api/tables/${table.id}/seats/${page.away}/return`, reconnect))]);
     } else if (table.status === "open" && table.rematch_of) {
@@ -33,6 +35,18 @@ export function renderStanding(page, reconnect, problem) {
     lines.push([`You are offered seat ${page.invited + 1} in this rematch. `,
       button("join-rematch", "Join the rematch", () => call("POST", rematchOf, reconnect)), " ",
       button("decline-rematch", "No thanks", () => call("DELETE", rematchOf, reconnect), true)]);
+  } else if (page.seat === null && page.resumable !== null && page.resumable !== undefined) {
+    // signed in on a browser with no token for the account's seat here (another device)
+    lines.push([el("strong", {}, "You are watching"), `: your account holds seat ${page.resumable + 1} here. `,
+      button("resume-seat", "Resume my seat", async () => {
+        try {
+          const answer = await api("POST", `/api/tables/${table.id}/resume`);
+          setToken(table.id, answer.token);
+          page.token = answer.token;
+          page.resumable = null;
+          reconnect();
+        } catch (e) { problem(e.message); }
+      })]);
   } else if (page.seat === null) {
     const free = table.status === "open" && table.seats.some((s) => !s.name);
     lines.push([el("strong", {}, "You are watching"),

@@ -27,7 +27,7 @@ const page = {
   token: getToken(tableId), seat: null, away: null, invited: null, table: null, names: [], view: null,
   version: -1, renderer: null, rendererFor: null, ws: null, retry: 250, sending: false,
   clockOffset: 0, folded: false, showdownKey: null, holding: null,
-  focus: { key: null, inPlay: false }, account: null, botAccounts: [],
+  focus: { key: null, inPlay: false }, account: null, botAccounts: [], resumable: null,
 };
 const chat = new Chat($("chat-lines"), tableId, {
   mySeat: () => page.seat, send: (text) => send({ type: "chat", text, ref: "chat" }),
@@ -117,10 +117,12 @@ function receive(message) {
       page.away = message.away;
       page.invited = message.invited;
       if (page.token && message.seat === null && message.away === null && message.invited === null) page.token = null;
+      findMySeat();
       break;
-    case "seat":  // this seat was handed to a bot (its person watches now), or back
+    case "seat":  // this seat was handed to a bot (its person watches now), or back, or revoked
       page.seat = message.seat;
       page.away = message.away;
+      findMySeat();
       break;
     case "chat":
       chat.receive(message.lines);
@@ -151,7 +153,7 @@ function receive(message) {
       if (message.ref === "chat") { chatBox.refused(message.message); break; }
       page.sending = false;
       $("error").textContent = message.message;
-      if (message.code === "bad_token") { page.token = null; }
+      if (message.code === "bad_token" || message.code === "revoked") { page.token = null; }
       if (message.code === "stale") send({ type: "sync", version: page.version });
       render();
       break;
@@ -477,6 +479,21 @@ document.addEventListener("focusin", (e) => {
 new MutationObserver(() => queueMicrotask(restoreFocus)).observe($("game"), { childList: true, subtree: true });
 
 // --- seats through the HTTP API ----------------------------------------------------------
+// Signed in and watching: the seat the account holds here (playing, or offered in a rematch)
+// that this browser has no token for, which "Resume my seat" asks for (as "My games" does).
+async function findMySeat() {
+  page.resumable = null;
+  if (!page.account || page.seat !== null || page.away !== null || page.invited !== null) return;
+  const games = (await api("GET", "/api/account/games").catch(() => ({ games: [] }))).games;
+  const mine = games.find((game) => game.table.id === tableId && game.seat !== null);
+  const info = mine && mine.table.seats[mine.seat];
+  const live = mine && (mine.table.status === "open" || mine.table.status === "playing");
+  if (live && info && info.kind !== "bot" && page.seat === null) {
+    page.resumable = mine.seat;
+    render();
+  }
+}
+
 async function takeSeat(seat, name) {
   try {
     if (!page.account) setName(name);
