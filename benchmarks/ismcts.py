@@ -6,12 +6,20 @@ median and best iterations/s and the median and p95 seconds per decision.  With
 ``--bot hard`` it times a difficulty level (its own budget and fallback) instead.  Measures
 only; asserts nothing.
 
+On a shared machine a decision's seconds say little alone: after every decision the
+script times a fixed pure-Python reference workload (:func:`reference`, about 20 ms
+on a quiet core) and prints the median and p95 decision also in those units (the
+decision's seconds over the reference's just after it), with the load average and
+the reference's best time of 20 (the nearest to an unshared core): the units times
+that best estimate the decision's seconds on a quiet core ("quiet p95").
+
     python benchmarks/ismcts.py [--decisions 20] [--iterations 300] [--game NAME] [--bot hard]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import statistics
 import time
@@ -23,10 +31,33 @@ from tripletopper.games import GAMES
 PLAYERS = {"thirty-two": 4, "thirty-one": 4, "three-up-three-down": 4, "memo-match": 3}
 
 
-def measure(name: str, decisions: int, spec: str) -> tuple[float, float, float, float]:
+def reference() -> float:
+    """Seconds of a fixed pure-Python workload (integer arithmetic, lists, a dict)."""
+    started = time.perf_counter()
+    state = 1
+    counts: dict[int, int] = {}
+    items: list[int] = []
+    for _ in range(100_000):
+        state = (state * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
+        key = state >> 58
+        counts[key] = counts.get(key, 0) + 1
+        items.append(key)
+    items.sort()
+    return time.perf_counter() - started
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
+
+
+def measure(name: str, decisions: int, spec: str) -> tuple[float, float, list[float], list[float]]:
+    """Median and best iterations/s, and each decision's seconds and reference units."""
     game = GAMES[name](PLAYERS.get(name, GAMES[name].min_players))
     rng = Rng(1)
-    rates, seconds = [], []
+    rates: list[float] = []
+    seconds: list[float] = []
+    units: list[float] = []
     index = 0
     while len(seconds) < decisions:
         state = game.new_state(seed=index)
@@ -50,11 +81,10 @@ def measure(name: str, decisions: int, spec: str) -> tuple[float, float, float, 
         if searched is not None and searched.iterations:
             rates.append(searched.iterations / elapsed)
         seconds.append(elapsed)
-    seconds.sort()
-    p95 = seconds[min(len(seconds) - 1, int(len(seconds) * 0.95))]
+        units.append(elapsed / reference())
     if not rates:
         rates = [0.0]
-    return statistics.median(rates), max(rates), statistics.median(seconds), p95
+    return statistics.median(rates), max(rates), seconds, units
 
 
 def main() -> None:
@@ -69,14 +99,29 @@ def main() -> None:
     args = parser.parse_args()
     spec = args.bot or f"ismcts:iterations={args.iterations}:confidence=0"
     print(f"Python {platform.python_version()}, one process, bot {spec}")
+    quiet = min(reference() for _ in range(20))
+    print(f"load average {os.getloadavg()[0]:.2f}; reference best of 20 {quiet * 1000:.1f} ms")
     print(
-        "{:22} {:>14} {:>10} {:>12} {:>12}".format(
-            "game", "iterations/s", "best", "median s", "p95 s"
+        "{:22} {:>14} {:>10} {:>10} {:>8} {:>10} {:>10} {:>11}".format(
+            "game",
+            "iterations/s",
+            "best",
+            "median s",
+            "p95 s",
+            "median ref",
+            "p95 ref",
+            "quiet p95 s",
         )
     )
     for name in args.game or sorted(GAME_BOTS):
-        median, best, per, p95 = measure(name, args.decisions, spec)
-        print(f"{name:22} {median:>14,.0f} {best:>10,.0f} {per:>12.3f} {p95:>12.3f}")
+        median, best, seconds, units = measure(name, args.decisions, spec)
+        print(
+            f"{name:22} {median:>14,.0f} {best:>10,.0f} {statistics.median(seconds):>10.3f} "
+            f"{p95(seconds):>8.3f} {statistics.median(units):>10.1f} {p95(units):>10.1f} "
+            f"{p95(units) * quiet:>11.3f}"
+        )
+    quiet = min(reference() for _ in range(20))
+    print(f"load average {os.getloadavg()[0]:.2f}; reference best of 20 {quiet * 1000:.1f} ms")
 
 
 if __name__ == "__main__":

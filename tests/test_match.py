@@ -167,6 +167,18 @@ def test_match_command_json_and_text():
     assert json.loads(scored.output)["sprt"]["score1"] == 0.65
 
 
+def test_a_time_limit_stops_the_match_after_the_deal_that_passes_it():
+    args = ["match", "thirty-one", "medium", "random", "-p", "2", "--seed", "2026", "-w", "1"]
+    result = CliRunner().invoke(cli, [*args, "--seconds", "0", "--json"])
+    data = json.loads(result.output)
+    assert data["deals"] == 1 and data["games"] == 2 and data["timed_out"]
+    assert data["sprt"]["verdict"] == "inconclusive" and data["time_limit"] == 0
+    text = CliRunner().invoke(cli, [*args, "--seconds", "0"])
+    assert "inconclusive (the time limit came first)" in text.output
+    untimed = json.loads(CliRunner().invoke(cli, [*args, "--json"]).output)
+    assert untimed["deal_scores"][0] == data["deal_scores"][0] and not untimed["timed_out"]
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -178,6 +190,7 @@ def test_match_command_json_and_text():
         (["toe", "medium", "random", "--score1", "1.5"], "score0 < score1 < 1"),
         (["toe", "medium", "random", "--alpha", "0"], "alpha and beta are error rates"),
         (["toe", "medium", "random", "--games", "0"], "--games"),
+        (["toe", "medium", "random", "--seconds", "-1"], "--seconds"),
         (["nogame", "medium", "random"], "nogame"),
     ],
 )

@@ -42,7 +42,10 @@ Games run on all cores or on a Ray cluster (:mod:`tripletopper.parallel`) in
 batches of deals; results are taken in deal order and the decision is made deal
 by deal, so a seed gives the same match (and stopping point) whatever the
 number of workers.  The games of a batch after the decision are cancelled on
-local processes, or dropped if already running (on Ray: always dropped).
+local processes, or dropped if already running (on Ray: always dropped).  A time
+limit (``seconds``) stops the match too, after the first deal that ends past it
+(verdict ``inconclusive``, ``timed_out``): the deals played are still the first
+ones of the seed, but how many depends on the machine.
 """
 
 from __future__ import annotations
@@ -233,6 +236,8 @@ class Match:
     llr: float = 0.0
     verdict: str = "inconclusive"
     seconds: float = 0.0
+    time_limit: float | None = None
+    timed_out: bool = False
     decision_times: dict[str, list[float]] = field(default_factory=dict)
 
     @property
@@ -255,6 +260,8 @@ class Match:
             "sprt": {**self.sprt.to_json(), "llr": round(self.llr, 4), "verdict": self.verdict},
             "deal_scores": [round(s, 6) for s in self.deal_scores],
             "seconds": round(self.seconds, 2),
+            "time_limit": self.time_limit,
+            "timed_out": self.timed_out,
             "decision_seconds": {
                 name: time_summary(times) for name, times in self.decision_times.items()
             },
@@ -285,15 +292,16 @@ def _batches(deals: int, per_batch: int) -> Iterator[range]:
 
 def run_match(
     game: Game, a: str, b: str, sprt: Sprt, max_games: int = 1000, seed: int = 0, *,
-    workers: int | None = None, ray: str | None = None,
+    workers: int | None = None, ray: str | None = None, seconds: float | None = None,
     on_game: Callable[[int], None] | None = None,
 ) -> Match:  # fmt: skip
-    """Play deals of A against B until the SPRT decides or ``max_games`` (whole deals,
-    at least one) are played; see the module doc.  ``on_game(games played)``."""
+    """Play deals of A against B until the SPRT decides, ``max_games`` (whole deals,
+    at least one) are played or ``seconds`` have passed (at least one deal); see the
+    module doc.  ``on_game(games played)``."""
     for spec in {a, b}:
         bot_factory(spec, game)  # refuse bad specs before starting workers
     seatings = deal_seatings(game.players)
-    match = Match(game, (a, b), seed, sprt, max_games, seatings)
+    match = Match(game, (a, b), seed, sprt, max_games, seatings, time_limit=seconds)
     per_deal = len(seatings)
     deals = max(1, max_games // per_deal)
     if ray is not None:
@@ -316,7 +324,10 @@ def run_match(
                 if decided is not None:
                     match.verdict = decided
                     break
-        if match.verdict != "inconclusive":
+                if seconds is not None and time.perf_counter() - started >= seconds:
+                    match.timed_out = True
+                    break
+        if match.verdict != "inconclusive" or match.timed_out:
             break
     match.seconds = time.perf_counter() - started
     return match

@@ -7,6 +7,7 @@ from tripletopper.bots import LEVEL_ORDER, SeatView, bot_names, make_bot
 from tripletopper.cards import TRIPLE_TOPPER
 from tripletopper.engine import CLOCK, Rng
 from tripletopper.games.memo_match import MemoMatch, matching_variables
+from tripletopper.games.memo_match.layout import POSITION_NAMES
 from tripletopper.runner import choose_next, play_game, simulate
 
 from .helpers import play, stacked
@@ -141,3 +142,46 @@ def test_solitaire_bots_clear_the_table():
     final = play_game(MemoMatch(1), [make_bot("perfect", MemoMatch(1), 0, 2)], seed=2)
     result = final.results()
     assert result.winners == (0,) and 60 <= result.scores[0] <= 125
+
+
+def next_pair_chance(state, seat):
+    """The chance that ``seat``'s next two flips pair: an unseen card first, then a
+    remembered partner of it, or else another unseen card."""
+    recall = state.recall(seat)
+    remembered = list(recall.values())
+    unseen = [
+        TRIPLE_TOPPER.format(card)
+        for position, card in enumerate(state.table)
+        if card >= 0 and POSITION_NAMES[position] not in recall
+    ]
+    total = 0.0
+    for i, card in enumerate(unseen):
+        if any(matching_variables(card, r) >= 2 for r in remembered):
+            total += 1
+        else:
+            others = unseen[:i] + unseen[i + 1 :]
+            total += sum(matching_variables(card, o) >= 2 for o in others) / len(others)
+    return total / len(unseen)
+
+
+def test_expert_takes_bonus_cards_it_has_not_seen_and_keeps_its_chances():
+    # Seat 0 misses with RC1 and YH2 (A1, B1); seat 1 turns a triple (C1, D1) and takes
+    # three bonus cards, then turns again.  Hard takes the remembered A1 and B1 first;
+    # the expert takes unseen cards and keeps both for its next flips.
+    chances, taken = {}, {}
+    for level in ("hard", "expert"):
+        state = stacked(2, "RC1 YH2 GT4 KT4", order=[0, 1])
+        play(state, "A1 B1", "C1 D1")
+        assert state.current_seat() == 1 and state.legal_actions()[0][0] == "take"
+        bot = make_bot(level, state.game, 1, 5)
+        taken[level] = []
+        for _ in range(3):
+            action = bot.choose(SeatView(state, 1))
+            taken[level].append(POSITION_NAMES[action[1]])
+            state.apply(action)
+        assert state.current_seat() == 1 and state.legal_actions()[0][0] == "flip"
+        chances[level] = next_pair_chance(state, 1)
+    assert taken["hard"][:2] == ["A1", "B1"]
+    assert not {"A1", "B1"} & set(taken["expert"])
+    # with nothing remembered the next flips pair 53.6% of the time, with RC1 and YH2 74.4%
+    assert (round(chances["hard"], 3), round(chances["expert"], 3)) == (0.536, 0.744)

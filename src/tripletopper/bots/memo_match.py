@@ -14,7 +14,11 @@ one matches it.  They declare "no matches" only when no two cards that may be
 on the table can match, as far as they know.  While spotting they claim a
 pair they see after ``spot_delay`` seconds (give or take a quarter), their
 simulated reaction time.  Bonus cards are taken among remembered cards that
-pair with nothing remembered, so the known pairs stay for the extra turn.
+pair with nothing remembered, so the known pairs stay for the extra turn; with
+``bonus="unseen"`` (the expert) among cards nobody has seen, so every remembered
+card stays too: the taker turns again next, and each card it remembers is one
+more card the next unknown flip may pair with (54.9% against taking remembered
+cards, 1000 duplicate deals, ``docs/bots.md``).
 """
 
 from __future__ import annotations
@@ -34,15 +38,24 @@ from tripletopper.games.memo_match.rules import MemoMatchState
 
 _parse = TRIPLE_TOPPER.parse
 ALL = (1 << DECK_SIZE) - 1
+BONUS_CHOICES = ("remembered", "unseen")
+"""Where bonus cards are taken first: remembered cards that pair with nothing remembered,
+or cards nobody has seen."""
 
 
 class MemoryBot(Bot):
     """The shared play of the Memo Match bots; subclasses say what they remember."""
 
-    def __init__(self, game: Game, seat: int, seed: int = 0, *, spot_delay: float = 8.0) -> None:
+    def __init__(
+        self, game: Game, seat: int, seed: int = 0, *, spot_delay: float = 8.0,
+        bonus: str = "remembered",
+    ) -> None:  # fmt: skip
         super().__init__(game, seat, seed)
         if spot_delay < 0:
             raise ValueError("spot_delay must be 0 or more seconds")
+        if bonus not in BONUS_CHOICES:
+            raise ValueError(f"bonus must be one of {', '.join(BONUS_CHOICES)}")
+        self.bonus_unseen = bonus == "unseen"
         self.spot_delay = float(spot_delay)
         self.delay = self.spot_delay
         wilds = bool(game.options["wilds"])
@@ -167,6 +180,8 @@ class MemoryBot(Bot):
         return True
 
     def _bonus_pick(self, memory: dict[int, int], unknown: list[int]) -> int:
+        if self.bonus_unseen and unknown:
+            return unknown[self.rng.below(len(unknown))]
         partners = self.partners
         remembered = 0
         for card in memory.values():
@@ -271,7 +286,10 @@ LEVELS: dict[str, type[Bot]] = {
     "medium": preset(ForgetfulBot, "remembers its last 3 positions", capacity=3),
     "hard": preset(PerfectBot, "remembers every card it has seen", spot_delay=6.0),
     "expert": preset(
-        PerfectBot, "remembers every card it has seen, spots in 3 seconds", spot_delay=3.0
+        PerfectBot,
+        "remembers every card it has seen, takes bonus cards it has not seen, spots in 3 seconds",
+        spot_delay=3.0,
+        bonus="unseen",
     ),
 }
 """The difficulty levels of Memo Match: memory is the skill (see ``docs/bots.md``)."""

@@ -30,6 +30,10 @@ ELO0, ELO1 = 0.0, 50.0
     help="Stop here if the SPRT has not decided (whole deals, at least one).",
 )  # fmt: skip
 @click.option(
+    "--seconds", "time_limit", type=click.FloatRange(min=0), default=None,
+    help="Stop after the first deal that ends past this many seconds (verdict inconclusive).",
+)  # fmt: skip
+@click.option(
     "--elo0", type=float, default=None, help=f"H0: A is this much stronger (Elo; default {ELO0:g})."
 )
 @click.option(
@@ -46,8 +50,9 @@ ELO0, ELO1 = 0.0, 50.0
 )
 def match_command(
     game: str, bot_a: str, bot_b: str, players: int | None, options: Sequence[str],
-    seed: int | None, questions: str | None, max_games: int, elo0: float | None,
-    elo1: float | None, score0: float | None, score1: float | None, alpha: float, beta: float,
+    seed: int | None, questions: str | None, max_games: int, time_limit: float | None,
+    elo0: float | None, elo1: float | None, score0: float | None, score1: float | None,
+    alpha: float, beta: float,
     workers: int | None, ray: str | None, as_json: bool, progress: bool | None,
 ) -> None:  # fmt: skip
     """Play BOT_A against BOT_B in GAME on duplicate deals (every deal from every seat)
@@ -76,7 +81,7 @@ def match_command(
         try:
             result = run_match(
                 the_game, bot_a, bot_b, sprt, max_games, seed or 0, workers=workers, ray=ray,
-                on_game=lambda done: bar.update(task, completed=done),
+                seconds=time_limit, on_game=lambda done: bar.update(task, completed=done),
             )  # fmt: skip
         except RayUnavailable as exc:
             raise click.ClickException(str(exc)) from None
@@ -125,7 +130,9 @@ def print_match(result: Match, console: Console) -> None:
     verdict = {
         "H1": "H1 accepted: A is stronger",
         "H0": f"H0 accepted: A is not {sprt['elo1']:g} Elo stronger",
-        "inconclusive": "inconclusive (the game cap came first)",
+        "inconclusive": "inconclusive (the "
+        + ("time limit" if data["timed_out"] else "game cap")
+        + " came first)",
     }[sprt["verdict"]]
     console.print(
         f"SPRT elo0 {sprt['elo0']:g}, elo1 {sprt['elo1']:g} (scores {sprt['score0']:.3f}, "
