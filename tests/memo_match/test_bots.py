@@ -147,7 +147,7 @@ def test_solitaire_bots_clear_the_table():
 def next_pair_chance(state, seat):
     """The chance that ``seat``'s next two flips pair: an unseen card first, then a
     remembered partner of it, or else another unseen card."""
-    recall = state.recall(seat)
+    recall = state.recall(seat)["seen"]
     remembered = list(recall.values())
     unseen = [
         TRIPLE_TOPPER.format(card)
