@@ -200,6 +200,61 @@ def test_kill_9_of_the_owner_the_other_process_takes_the_table_and_the_game_goes
     assert versions == list(range(versions[0], final.version + 1))
 
 
+def followers(redis_url: str, table_id: str) -> int:
+    """How many processes follow the table's channel (hold a replica of it)."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        return int(client.pubsub_numsub(f"tt:table:{table_id}")[0][1])
+    finally:
+        client.close()
+
+
+def test_a_table_moves_to_the_process_its_people_are_connected_to(
+    two_processes, postgres_url, redis_server
+):
+    """Opened and started (its bots moving) on the first process, the table's people all
+    connect to the second: the lease is handed over at their first hello, the table runs
+    there alone (no process follows its channel), and the game is played to its end with
+    nothing lost.  A table with a person on its owner stays there."""
+    bases, processes = two_processes
+    table_id, tokens = open_table(bases[0], players=4, humans=2, options={"counters": 6})
+    assert f"-{processes[0].pid}-" in str(stored(postgres_url, table_id)[1])
+    kept_id, kept_tokens = open_table(bases[0], players=3, humans=2, options={"counters": 2})
+
+    async def game() -> list[TableClient]:
+        clients = [TableClient(bases[1], table_id, token, record=True) for token in tokens]
+        for client in clients:
+            await client.start()
+        _record, owner = stored(postgres_url, table_id)
+        assert f"-{processes[1].pid}-" in str(owner)
+        assert followers(redis_server, table_id) == 0
+        await play_randomly(clients, random.Random(5))
+        for client in clients:
+            await client.close()
+        ann = TableClient(bases[0], kept_id, kept_tokens[0])
+        bob = TableClient(bases[1], kept_id, kept_tokens[1])
+        for client in (ann, bob):
+            await client.start()
+        assert f"-{processes[0].pid}-" in str(stored(postgres_url, kept_id)[1])
+        assert followers(redis_server, kept_id) == 1  # the second process's replica
+        for client in (ann, bob):
+            await client.close()
+        return clients
+
+    clients = asyncio.run(game())
+    record, _owner = stored(postgres_url, table_id)
+    final = record.replay()
+    assert final.is_terminal()
+    for seat, client in enumerate(clients):
+        assert client.finished and client.version == final.version
+        assert client.observation == final.observation(seat)
+        seen = updates_of(client)  # every action reached it once, in order
+        first = min(m["version"] for m in client.messages if m.get("type") == "state")
+        assert seen == list(range(first + 1, final.version + 1))
+
+
 def test_serve_workers_runs_the_room_as_several_processes_on_one_port(
     tmp_path, postgres_url, redis_server
 ):

@@ -44,7 +44,7 @@ CALL_TIMEOUT = 3.0
 who owns the table (a dead owner's lease expires within ``leases.TTL``)."""
 CALLS = frozenset(
     {"act", "take_seat", "add_bot", "leave", "take_back", "start", "accept", "decline", "say",
-     "rematch"}
+     "rematch", "hand_over"}
 )  # fmt: skip
 """What another process may ask a table's owner to do (the Table methods of those names)."""
 
@@ -73,6 +73,10 @@ class Cluster:
         self.following: dict[str, list[dict[str, Any]] | None] = {}
         """Tables this process follows: messages waiting while the replica loads (a list),
         or None once it is loaded."""
+        self.strays: set[str] = set()
+        """Tables whose lease this process held at the last renewal without running them."""
+        self.idle: set[str] = set()
+        """Replicas that nothing here needed at the last renewal."""
         self._tasks: list[asyncio.Task[None]] = []
 
     async def start(self) -> None:
@@ -159,12 +163,39 @@ class Cluster:
                 held = await self.room.db.run(partial(leases.renew, owner=self.name, ttl=self.ttl))
                 for table in list(self.room.tables.values()):
                     if table.owner and table.leased and table.id not in held:
+                        if await self.owner_of(table.id) == self.name:
+                            continue  # handed over to this process since the renewal
                         log.warning("table %s: lease lost; following its new owner", table.id)
                         await self.follow_instead(table)
+                await self._strays(held)
+                self._forget_idle()
                 for table_id in await self.room.db.run(leases.orphans):
                     await self.adopt(table_id)
             except Exception:
                 log.exception("renewing or taking leases failed")
+
+    async def _strays(self, held: set[str]) -> None:
+        """Run the tables whose lease this process holds but that it does not run (a
+        hand-over whose answer was lost), once that is so at two renewals in a row (a
+        table being created or handed over here holds its lease a moment before it runs)."""
+        tables = self.room.tables
+        strays = {i for i in held if (t := tables.get(i)) is None or not t.owner}
+        for table_id in strays & self.strays:
+            log.warning("table %s: its lease is held here; running it", table_id)
+            await self.adopt(table_id)
+        self.strays = strays
+
+    def _forget_idle(self) -> None:
+        """Drop the replicas that nothing here has needed since the last renewal: a process
+        spends nothing on a table it does not run and serves no client of."""
+        for table in list(self.room.tables.values()):
+            if not table.idle():
+                self.idle.discard(table.id)
+            elif table.id in self.idle:
+                self.idle.discard(table.id)
+                self.room.forget(table)
+            else:
+                self.idle.add(table.id)
 
     async def adopt(self, table_id: str) -> bool:
         """Run a table nobody runs: promote its replica here, or load it as its owner."""

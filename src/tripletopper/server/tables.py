@@ -1309,6 +1309,44 @@ class Table:
                 client.push(self.snapshot_text(client.seat, before))
         self._wake()
 
+    async def hand_over(self, to: str) -> bool:
+        """Give this table to process ``to`` (which holds connections to it) if no client is
+        connected to it here: the lease changes hands in the database once nothing is being
+        applied or stored, and this process forgets the table (the new owner runs it from its
+        stored actions).  False, and nothing changes, if a client is here."""
+        cluster = self.room.cluster
+        if cluster is None or to == cluster.name:
+            return True  # already run where it is asked for
+        async with self.lock:
+            if self.clients or not self.leased or self.closed:
+                return False
+            moved = partial(leases.hand_over, table_id=self.id, owner=cluster.name, to=to)
+            if not await self.room.db.run(moved):
+                return False
+            self.owner = self.leased = False
+            self.room.forget(self)
+        log.info("table %s: handed over to %s, which holds its connections", self.id, to)
+        return True
+
+    async def gather(self) -> None:
+        """A replica about to serve a connection asks the owner to hand the table over to
+        this process (it does if no connection is its own), so that a table whose
+        connections are all here runs here alone, without messages between processes."""
+        cluster = self.room.cluster
+        if self.owner or self.closed or cluster is None or self.row.status in OVER:
+            return
+        try:
+            given = await cluster.call(self, "hand_over", [cluster.name])
+        except ClientError:
+            return  # the owner is busy or being replaced: stay a replica
+        if given and not self.owner:
+            await self.become_owner()
+            await cluster.unfollow(self.id)
+
+    def idle(self) -> bool:
+        """A replica that nothing here needs: no client, no forwarded action awaited."""
+        return not self.owner and not self.clients and not self._waiters
+
     async def become_owner(self) -> None:
         """This process took the table's lease: run it from its stored actions."""
         self.owner = self.leased = True
@@ -1645,11 +1683,17 @@ class Room:
             loop = asyncio.get_running_loop()
             loop.call_later(self.settings.keep_finished, self._evict, table_id)
             return
+        self.forget(table)
+
+    def forget(self, table: Table) -> None:
+        """Drop a table from memory (it stays stored), with its lease or its replica's
+        subscription."""
         table.close()
-        del self.tables[table_id]
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
         if self.cluster is not None:
-            self.spawn(self.cluster.release(table_id) if table.leased else
-                       self.cluster.unfollow(table_id))  # fmt: skip
+            self.spawn(self.cluster.release(table.id) if table.leased else
+                       self.cluster.unfollow(table.id))  # fmt: skip
 
     async def lobby(self) -> list[dict[str, Any]]:
         rows = await self.db.run(partial(storage.list_tables, statuses=(OPEN, PLAYING)))
