@@ -255,6 +255,27 @@ def test_a_table_moves_to_the_process_its_people_are_connected_to(
         assert seen == list(range(first + 1, final.version + 1))
 
 
+def test_a_replica_nothing_needs_is_dropped_within_two_renewals(two_processes, redis_server):
+    """A seat taken through the second process leaves a replica there (it follows the
+    table's channel); with no client of it there, it is dropped within two lease renewals
+    (the process spends nothing on the table), and loaded again when asked for."""
+    bases, _processes = two_processes
+    with httpx.Client(base_url=bases[0], timeout=30) as one:
+        r = one.post("/api/tables", json={"game": "thirty-two", "players": 3, "name": "Ann"})
+        r.raise_for_status()
+        table_id = r.json()["table"]["id"]
+    with httpx.Client(base_url=bases[1], timeout=30) as two:
+        two.post(f"/api/tables/{table_id}/seats/1", json={"name": "Bob"}).raise_for_status()
+        assert followers(redis_server, table_id) == 1
+        ends = time.monotonic() + leases.TTL + 2  # two renewals: every third of a lease
+        while followers(redis_server, table_id) and time.monotonic() < ends:
+            time.sleep(0.2)
+        assert followers(redis_server, table_id) == 0
+        two.post(f"/api/tables/{table_id}/seats/2", json={"name": "Cat"}).raise_for_status()
+        r = two.get(f"/api/tables/{table_id}")
+        assert [s["name"] for s in r.json()["table"]["seats"]] == ["Ann", "Bob", "Cat"]
+
+
 def test_serve_workers_runs_the_room_as_several_processes_on_one_port(
     tmp_path, postgres_url, redis_server
 ):

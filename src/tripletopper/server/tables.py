@@ -32,7 +32,7 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
@@ -113,6 +113,10 @@ class ClientError(Exception):
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "error", "code": self.code, "message": self.message, **self.extra}
+
+
+class Moved(ClientError):
+    """A request for a table this process stopped running while the request waited."""
 
 
 class BotLink(Protocol):
@@ -372,7 +376,7 @@ class Table:
         person (``user_id``) sits under their ``account``'s name, once per table."""
         if not self.owner:
             return str(await self._remote("take_seat", seat, name, user_id, account))
-        async with self.lock:
+        async with self._run():
             number = self._free_seat(seat)
             if self.row.rated and user_id is None:
                 raise ClientError("rated", "this table is rated: sign in to sit down")
@@ -402,7 +406,7 @@ class Table:
         their account; the seat, its name and its token stay as they are."""
         if not self.owner:
             return int(await self._remote("link_account", by, user_id))
-        async with self.lock:
+        async with self._run():
             seat = self.seat_of(by)
             if seat is None:
                 seat = self.held(by, BOT)
@@ -426,7 +430,7 @@ class Table:
         if not self.owner:
             await self._remote("forget_account", user_id, name)
             return
-        async with self.lock:
+        async with self._run():
             mine = {s for s, info in self.row.seats.items() if info.user_id == user_id}
             if not mine:
                 return
@@ -446,7 +450,7 @@ class Table:
         if not self.owner:
             await self._remote("add_bot", seat, spec, by)
             return
-        async with self.lock:
+        async with self._run():
             self.require_seat(by)
             number = self._free_seat(seat)
             name = self._check_bot(spec)
@@ -465,7 +469,7 @@ class Table:
         token to send it.  It plays through the websocket like a person."""
         if not self.owner:
             return str(await self._remote("seat_bot_account", seat, by, user_id, name))
-        async with self.lock:
+        async with self._run():
             self.require_seat(by)
             return await self._seat_person(self._free_seat(seat), name, user_id, True)
 
@@ -486,7 +490,7 @@ class Table:
         if not self.owner:
             await self._remote("leave", seat, by)
             return
-        async with self.lock:
+        async with self._run():
             holder = self.require_seat(by)
             if not isinstance(seat, int) or seat not in self.row.seats:
                 raise ClientError("bad_seat", "nobody sits there")
@@ -526,7 +530,7 @@ class Table:
         if not self.owner:
             await self._remote("take_back", seat, by)
             return
-        async with self.lock:
+        async with self._run():
             if not isinstance(seat, int) or isinstance(seat, bool):
                 raise ClientError("bad_seat", "a seat is a number")
             if self.seat_of(by) == seat:
@@ -571,7 +575,7 @@ class Table:
         if not self.owner:
             await self._remote("start", by)
             return
-        async with self.lock:
+        async with self._run():
             self.require_seat(by)
             if self.row.status != OPEN:
                 raise ClientError("not_open", "the game has already started")
@@ -615,7 +619,7 @@ class Table:
         if not self.owner:
             await self._remote("accept", by)
             return
-        async with self.lock:
+        async with self._run():
             if self.seat_of(by) is not None:
                 return
             seat = self.held(by, INVITED)
@@ -650,7 +654,7 @@ class Table:
         if not self.owner:
             await self._remote("decline", by)
             return
-        async with self.lock:
+        async with self._run():
             seat = self.held(by, INVITED)
             if seat is None:
                 raise ClientError("not_seated", "no seat of this rematch waits for your answer")
@@ -786,11 +790,14 @@ class Table:
     # --- the authoritative path ----------------------------------------------------------------
     async def act(self, seat: int, wire: object, version: object) -> None:
         """Apply one action for ``seat`` (``TABLE`` for the table) seen at ``version``."""
-        if not self.owner:
-            await self._remote("act", seat, wire, version)
-            return
-        async with self.lock:
-            await self._act_locked(seat, wire, version)
+        if self.owner:
+            try:
+                async with self._run():
+                    await self._act_locked(seat, wire, version)
+                return
+            except Moved:
+                pass  # handed over while it waited: its new owner applies it
+        await self._remote("act", seat, wire, version)
 
     async def _act_locked(
         self, seat: int, wire: object, version: object, by_clock: bool = False
@@ -1181,7 +1188,7 @@ class Table:
         if not self.owner:
             await self._remote("say", seat, address, text)
             return
-        async with self.lock:
+        async with self._run():
             total, by_spectators = self.chat_counts
             if total >= MAX_CHAT_LINES:
                 raise ClientError("chat_full", f"this table's chat is full ({total} lines)")
@@ -1220,6 +1227,16 @@ class Table:
         return encode({"type": "chat", "lines": [line.to_json() for line in self.chat]})
 
     # --- the room on several processes ---------------------------------------------------------
+    @contextlib.asynccontextmanager
+    async def _run(self) -> AsyncIterator[None]:
+        """The table's lock, to change the table as its owner: a request that waited for it
+        while the table was handed over to another process is refused (:class:`Moved`)
+        and changes nothing."""
+        async with self.lock:
+            if not self.owner:
+                raise Moved("storage", "this table has just moved to another server: try again")
+            yield
+
     def _publish(self, message: dict[str, Any]) -> None:
         """Tell the table's replicas in other processes what changed (its owner only)."""
         cluster = self.room.cluster
@@ -1232,7 +1249,7 @@ class Table:
         cluster = self.room.cluster
         assert cluster is not None
         value = await cluster.call(self, method, list(args))
-        if self.owner:  # the owner was gone: this process took the table and ran it here
+        if self.owner or self.closed:  # run here (its owner was gone), or forgotten here
             return value
         if method == "act":
             await self._reach(int(value))
@@ -1348,10 +1365,12 @@ class Table:
         return not self.owner and not self.clients and not self._waiters
 
     async def become_owner(self) -> None:
-        """This process took the table's lease: run it from its stored actions."""
-        self.owner = self.leased = True
-        self.owner_name = None
-        await self.refresh()
+        """This process took the table's lease: run it from its stored actions (under the
+        lock: an action taken meanwhile would apply to the replica's state and be lost)."""
+        async with self.lock:
+            self.owner = self.leased = True
+            self.owner_name = None
+            await self.refresh()
 
     async def become_replica(self) -> None:
         """Another process took the table's lease: follow it."""
@@ -1605,7 +1624,7 @@ class Room:
         the game to a bot are not asked: their bots play on."""
         if not table.owner and self.cluster is not None:
             return await self.get(await self.cluster.call(table, "rematch", [by]))
-        async with table.lock:
+        async with table._run():
             seat = table.require_seat(by)
             if table.row.status != FINISHED:
                 raise ClientError("not_finished", "a rematch is possible once the game is over")
