@@ -25,6 +25,7 @@ from tripletopper.record import Record
 from tripletopper.server import leases, storage
 from tripletopper.server.client import TableClient, expand
 from tripletopper.server.storage import ActionRow, Database
+from tripletopper.server.tables import ClientError
 
 
 @pytest.fixture
@@ -381,3 +382,34 @@ def test_an_owner_that_finds_its_action_number_taken_plays_on_from_the_stored_ga
             state = until(ws, "state", skip=("table",))
             assert state["version"] == 1
         assert [table.game.action_to_wire(a) for _s, a in table.state.history] == [theirs]
+
+
+def test_a_process_taking_a_table_over_applies_no_action_before_it_has_read_the_game(tmp_path):
+    """A replica becomes the owner (a hand-over, a failover) while another process had
+    stored an action it never heard of: an action asked for meanwhile waits until the
+    stored game is read, and applies after it (not to the replica's old state, which
+    would store an action number twice and lose one)."""
+    with room(tmp_path) as client:
+        table_id, _tokens = people_table(client, "thirty-two", ["Ann", "Bob", "Cat"])
+        table = client.app.state.room.tables[table_id]
+        first = table.state.to_act()[0]
+        theirs = expand(table.view(first)["legal"])[0]
+        other = ActionRow(0, first, theirs, time.time())  # stored by the previous owner
+        table.room.db.run_now(lambda conn: storage.add_action(conn, table_id, other))
+        table.owner = False  # a replica that missed it
+
+        async def act_while_taking_over() -> str:
+            taking = asyncio.get_running_loop().create_task(table.become_owner())
+            await asyncio.sleep(0)  # it is reading the stored game
+            try:
+                await table.act(first, theirs, 0)  # what the replica's state allows
+            except ClientError as exc:
+                return exc.code
+            finally:
+                await taking
+            return "applied"
+
+        assert client.portal.call(act_while_taking_over) == "stale"  # seen too late, not lost
+        assert table.owner and table.version == 1
+        row = table.room.db.run_now(lambda conn: storage.load_table(conn, table_id))
+        assert row is not None and [a.n for a in row.actions] == [0]
