@@ -212,13 +212,26 @@ def followers(redis_url: str, table_id: str) -> int:
         client.close()
 
 
+def publishes(redis_url: str) -> int:
+    """How many PUBLISH commands Redis has run so far."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        return int(client.info("commandstats").get("cmdstat_publish", {}).get("calls", 0))
+    finally:
+        client.close()
+
+
 def test_a_table_moves_to_the_process_its_people_are_connected_to(
     two_processes, postgres_url, redis_server
 ):
     """Opened and started (its bots moving) on the first process, the table's people all
     connect to the second: the lease is handed over at their first hello, the table runs
-    there alone (no process follows its channel), and the game is played to its end with
-    nothing lost.  A table with a person on its owner stays there."""
+    there alone (no process follows its channel, and it publishes nothing), and the game
+    is played to its end with nothing lost.  A table with a person on its owner stays
+    there; a person joining it on the other process is followed there from then on (its
+    owner publishes again) and the two finish the game."""
     bases, processes = two_processes
     table_id, tokens = open_table(bases[0], players=4, humans=2, options={"counters": 6})
     assert f"-{processes[0].pid}-" in str(stored(postgres_url, table_id)[1])
@@ -231,7 +244,9 @@ def test_a_table_moves_to_the_process_its_people_are_connected_to(
         _record, owner = stored(postgres_url, table_id)
         assert f"-{processes[1].pid}-" in str(owner)
         assert followers(redis_server, table_id) == 0
+        published = publishes(redis_server)
         await play_randomly(clients, random.Random(5))
+        assert clients[0].version > 10 and publishes(redis_server) - published <= 1
         for client in clients:
             await client.close()
         ann = TableClient(bases[0], kept_id, kept_tokens[0])
@@ -240,11 +255,16 @@ def test_a_table_moves_to_the_process_its_people_are_connected_to(
             await client.start()
         assert f"-{processes[0].pid}-" in str(stored(postgres_url, kept_id)[1])
         assert followers(redis_server, kept_id) == 1  # the second process's replica
+        await play_randomly([ann, bob], random.Random(6))
+        await bob.wait(lambda c: c.finished)
         for client in (ann, bob):
             await client.close()
-        return clients
+        return [*clients, bob]
 
-    clients = asyncio.run(game())
+    *clients, bob = asyncio.run(game())
+    kept = stored(postgres_url, kept_id)[0].replay()
+    assert kept.is_terminal() and bob.finished and bob.version == kept.version
+    assert bob.observation == kept.observation(1)
     record, _owner = stored(postgres_url, table_id)
     final = record.replay()
     assert final.is_terminal()

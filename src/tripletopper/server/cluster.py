@@ -66,13 +66,16 @@ class Cluster:
         self.name = f"{socket.gethostname()[:32]}-{os.getpid()}-{secrets.token_hex(3)}"
         self.redis = aioredis.Redis.from_url(url)
         self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        self.outbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
+        self.outbox: asyncio.Queue[tuple[str, bytes, Table | None]] = asyncio.Queue()
         self.calls: dict[str, asyncio.Future[Any]] = {}
         self.inbox: dict[str, list[dict[str, Any]]] = {}
         """The owner's messages each replica has yet to apply, in order."""
         self.following: dict[str, list[dict[str, Any]] | None] = {}
         """Tables this process follows: messages waiting while the replica loads (a list),
         or None once it is loaded."""
+        self.announced = 0
+        """Replicas that announced themselves so far: a publish that reached nobody turns
+        its table's publishing off only if none did meanwhile."""
         self.strays: set[str] = set()
         """Tables whose lease this process held at the last renewal without running them."""
         self.idle: set[str] = set()
@@ -112,7 +115,17 @@ class Cluster:
         if table_id not in self.following:
             self.following[table_id] = []
             await self.pubsub.subscribe(table_channel(table_id))
+            await self._announce(table_id)
         return False
+
+    async def _announce(self, table_id: str) -> None:
+        """Tell a table's owner that this process follows it now (an owner publishes only
+        while some process does): it publishes from then on, and first a ``table``
+        message that makes this replica read the stored game again, so that nothing the
+        owner did before it heard of this replica is missed."""
+        owner = await self.owner_of(table_id)
+        if owner is not None and owner != self.name:
+            self.send(process_channel(owner), {"kind": "follow", "table": table_id})
 
     async def owner_of(self, table_id: str) -> str | None:
         return await self.room.db.run(partial(leases.owner_of, table_id=table_id))
@@ -216,16 +229,20 @@ class Cluster:
     async def follow_instead(self, table: Table) -> None:
         self.following[table.id] = []
         await self.pubsub.subscribe(table_channel(table.id))
+        await self._announce(table.id)
         await table.become_replica()
         self.loaded(table)
 
     # --- messages ------------------------------------------------------------------------------
-    def publish(self, table_id: str, message: dict[str, Any]) -> None:
-        """Send a table's change to its replicas (in order, by one publisher)."""
-        self.send(table_channel(table_id), message)
+    def publish(self, table: Table, message: dict[str, Any]) -> None:
+        """Send a table's change to its replicas (in order, by one publisher), unless no
+        process follows it (a Redis publish costs this process more than applying an
+        action does)."""
+        if table.followed:
+            self.outbox.put_nowait((table_channel(table.id), orjson.dumps(message), table))
 
     def send(self, channel: str, message: dict[str, Any]) -> None:
-        self.outbox.put_nowait((channel, orjson.dumps(message)))
+        self.outbox.put_nowait((channel, orjson.dumps(message), None))
 
     async def _publisher(self) -> None:
         """Publish what waits in the outbox, in order, in one round trip per batch (on one
@@ -236,10 +253,14 @@ class Cluster:
                 batch.append(self.outbox.get_nowait())
             for attempt in range(3):
                 try:
+                    announced = self.announced
                     async with self.redis.pipeline(transaction=False) as pipe:
-                        for channel, data in batch:
+                        for channel, data, _table in batch:
                             pipe.publish(channel, data)
-                        await pipe.execute()
+                        heard = await pipe.execute()
+                    for (_channel, _data, table), count in zip(batch, heard, strict=True):
+                        if table is not None and count == 0 and announced == self.announced:
+                            table.followed = False  # until a replica announces itself
                     break
                 except Exception:
                     log.exception("publishing %d message(s) failed", len(batch))
@@ -265,7 +286,13 @@ class Cluster:
 
     async def _received(self, data: dict[str, Any]) -> None:
         kind = data.get("kind")
-        if kind == "call":
+        if kind == "follow":
+            table = self.room.tables.get(data["table"])
+            if table is not None and table.leased:
+                self.announced += 1
+                table.followed = True
+                table._publish({"kind": "table"})
+        elif kind == "call":
             self.room.spawn(self._answer(data))
         elif kind == "reply":
             future = self.calls.pop(data["id"], None)

@@ -285,6 +285,8 @@ class Table:
         """This process runs the table (always, on one process); else it holds a replica."""
         self.leased = False
         """This process holds the table's lease (the room runs as several processes)."""
+        self.followed = True
+        """Another process may follow the table (its owner publishes its changes)."""
         self.owner_name: str | None = None
         """A replica's idea of which process owns the table (None: look it up)."""
         self._waiters: list[tuple[int, asyncio.Future[None]]] = []
@@ -1241,7 +1243,7 @@ class Table:
         """Tell the table's replicas in other processes what changed (its owner only)."""
         cluster = self.room.cluster
         if self.leased and cluster is not None:
-            cluster.publish(self.id, {"table": self.id, **message})
+            cluster.publish(self, {"table": self.id, **message})
 
     async def _remote(self, method: str, *args: Any) -> Any:
         """A replica's request, run by the table's owner; back here once this replica shows
