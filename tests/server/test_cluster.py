@@ -25,7 +25,7 @@ from tripletopper.record import Record
 from tripletopper.server import leases, storage
 from tripletopper.server.client import TableClient, expand
 from tripletopper.server.storage import ActionRow, Database
-from tripletopper.server.tables import ClientError
+from tripletopper.server.tables import ClientError, Settings
 
 
 @pytest.fixture
@@ -295,6 +295,21 @@ def test_a_replica_nothing_needs_is_dropped_within_two_renewals(two_processes, r
         two.post(f"/api/tables/{table_id}/seats/2", json={"name": "Cat"}).raise_for_status()
         r = two.get(f"/api/tables/{table_id}")
         assert [s["name"] for s in r.json()["table"]["seats"]] == ["Ann", "Bob", "Cat"]
+
+
+def test_an_address_has_one_allowance_across_the_processes(two_processes):
+    """The rate limits are the room's, not each process's: an address that asks both
+    processes in turn is refused once the two together have served its allowance."""
+    bases, _processes = two_processes
+    most = int(Settings().rates["lobby"].split("/")[0])
+    transport = [httpx.HTTPTransport(local_address="127.0.0.7") for _ in bases]
+    with (
+        httpx.Client(base_url=bases[0], transport=transport[0], timeout=30) as one,
+        httpx.Client(base_url=bases[1], transport=transport[1], timeout=30) as two,
+    ):
+        codes = [(one, two)[n % 2].get("/api/tables").status_code for n in range(most + 2)]
+        assert codes == [200] * most + [429, 429]
+        assert two.get("/api/games").status_code == 200  # what is not limited goes on
 
 
 def test_serve_workers_runs_the_room_as_several_processes_on_one_port(

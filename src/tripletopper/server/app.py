@@ -206,7 +206,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     )
     app.state.config = config
     app.add_middleware(BodyLimit)
-    address_limits = AddressLimits(config.settings.rates)
+    address_limits = AddressLimits(config.settings.rates, config.redis_url)
 
     def room() -> Room:
         return state["room"]  # type: ignore[no-any-return]
