@@ -448,3 +448,39 @@ def test_a_process_taking_a_table_over_applies_no_action_before_it_has_read_the_
         assert table.owner and table.version == 1
         row = table.room.db.run_now(lambda conn: storage.load_table(conn, table_id))
         assert row is not None and [a.n for a in row.actions] == [0]
+
+
+def test_a_rematch_asked_on_two_processes_at_once_is_one_table(two_processes, postgres_url):
+    """Ann and Bob ask for a rematch at the same moment, each through another process
+    (each may load the finished game as its own): one rematch table is made, both sit
+    at it, and the one made twice is expired, not offered."""
+    bases, _processes = two_processes
+    table_id, tokens = open_table(bases[0], players=3, humans=2, options={"counters": 2})
+
+    async def finish_and_ask() -> list[httpx.Response]:
+        clients = [TableClient(bases[0], table_id, token) for token in tokens]
+        for client in clients:
+            await client.start()
+        await play_randomly(clients, random.Random(2))
+        for client in clients:
+            await client.close()
+        async with (
+            httpx.AsyncClient(base_url=bases[0], timeout=30) as one,
+            httpx.AsyncClient(base_url=bases[1], timeout=30) as two,
+        ):
+            return list(await asyncio.gather(*(
+                http.post(f"/api/tables/{table_id}/rematch", headers={"X-Seat-Token": token})
+                for http, token in zip((one, two), tokens, strict=True)
+            )))  # fmt: skip
+
+    answers = asyncio.run(finish_and_ask())
+    assert [r.status_code for r in answers] == [200, 200]
+    new_ids = {r.json()["table"]["id"] for r in answers}
+    assert len(new_ids) == 1
+    db = Database(postgres_url)
+    made = db.run_now(lambda conn: storage.list_tables(conn, ("open", "playing", "expired")))
+    db.stop()
+    rematches = [row for row in made if row.rematch_of == table_id]
+    assert {row.id for row in rematches if row.status != "expired"} == new_ids
+    (new,) = [row for row in rematches if row.id in new_ids]
+    assert {new.seats[0].kind, new.seats[1].kind} == {"human"}  # both sat down

@@ -1650,7 +1650,18 @@ class Room:
                 on_timeout=row.on_timeout, hints=row.hints, seats=seats, rematch_of=row.id,
                 rated=row.rated,
             )  # fmt: skip
-            await self.db.run(partial(storage.update_table, table_id=row.id, rematch=new.id))
+            record = partial(
+                storage.set_rematch, table_id=row.id, rematch=new.id, known=row.rematch
+            )
+            other = await self.db.run(record)
+            if other is not None:  # another process made one meanwhile: that is the rematch
+                await self.db.run(partial(storage.update_table, table_id=new.id, status=EXPIRED))
+                self.forget(new)
+                row.rematch = other
+                table._broadcast_table()
+                asked = await self.get(other)
+                await asked.accept(by)
+                return asked
             row.rematch = new.id
             wait = self.settings.rematch_wait
             table.notify({"type": "rematch", "table": new.id, "by": seat, "wait": wait})
