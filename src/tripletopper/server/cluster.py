@@ -160,10 +160,15 @@ class Cluster:
             if self.inbox.get(table.id) is queue and not queue:
                 del self.inbox[table.id]
 
-    async def unfollow(self, table_id: str) -> None:
+    def unfollow(self, table_id: str) -> None:
         if self.following.pop(table_id, 0) != 0:
-            with contextlib.suppress(Exception):
-                await self.pubsub.unsubscribe(table_channel(table_id))
+            self.room.spawn(self._unsubscribe(table_id))
+
+    async def _unsubscribe(self, table_id: str) -> None:
+        if table_id in self.following:
+            return  # followed again meanwhile (a table forgotten, then asked for again)
+        with contextlib.suppress(Exception):
+            await self.pubsub.unsubscribe(table_channel(table_id))
 
     async def release(self, table_id: str) -> None:
         await self.room.db.run(partial(leases.release, owner=self.name, table_ids=[table_id]))
@@ -222,7 +227,7 @@ class Cluster:
         if not await self.room.db.run(partial(leases.take, table_id=table_id, owner=self.name)):
             return False
         log.info("table %s: its owner is gone; running it here", table_id)
-        await self.unfollow(table_id)
+        self.unfollow(table_id)
         await table.become_owner()
         return True
 

@@ -289,6 +289,11 @@ class Table:
         """Another process may follow the table (its owner publishes its changes)."""
         self.owner_name: str | None = None
         """A replica's idea of which process owns the table (None: look it up)."""
+        self._reads = self._shown = 0
+        """Reads of the stored table begun, and the latest begun of those shown (two reads
+        may end in either order)."""
+        self.asking = 0
+        """A replica's requests under way at the owner."""
         self._waiters: list[tuple[int, asyncio.Future[None]]] = []
         """A replica's forwarded actions, waiting for their update to arrive here."""
 
@@ -1250,10 +1255,14 @@ class Table:
         its outcome (an action's update, or the table as stored)."""
         cluster = self.room.cluster
         assert cluster is not None
-        value = await cluster.call(self, method, list(args))
-        if self.owner or self.closed:  # run here (its owner was gone), or forgotten here
+        self.asking += 1
+        try:
+            value = await cluster.call(self, method, list(args))
+        finally:
+            self.asking -= 1
+        if self.owner:  # the owner was gone: this process took the table and ran it here
             return value
-        if method == "act":
+        if method == "act" and not self.closed:
             await self._reach(int(value))
         else:
             await self.refresh()
@@ -1309,9 +1318,14 @@ class Table:
     async def refresh(self) -> None:
         """Rebuild the table from the database (a replica catching up, or a process
         taking the table over) and show its clients what changed."""
+        self._reads += 1
+        read = self._reads
         row = await self.room.db.run(partial(storage.load_table, table_id=self.id))
         if row is None or (not self.owner and len(row.actions) < self.version):
             return  # read before the last update this replica applied: nothing new
+        if read < self._shown:
+            return  # a read begun later (so newer) is shown already
+        self._shown = read
         before, status = self.version, self.row.status
         self._cancel_clock()
         self.row = row
@@ -1360,11 +1374,11 @@ class Table:
             return  # the owner is busy or being replaced: stay a replica
         if given and not self.owner:
             await self.become_owner()
-            await cluster.unfollow(self.id)
+            cluster.unfollow(self.id)
 
     def idle(self) -> bool:
-        """A replica that nothing here needs: no client, no forwarded action awaited."""
-        return not self.owner and not self.clients and not self._waiters
+        """A replica that nothing here needs: no client, no request under way."""
+        return not self.owner and not self.clients and not self._waiters and not self.asking
 
     async def become_owner(self) -> None:
         """This process took the table's lease: run it from its stored actions (under the
@@ -1721,11 +1735,15 @@ class Room:
         """Drop a table from memory (it stays stored), with its lease or its replica's
         subscription."""
         table.close()
-        if self.tables.get(table.id) is table:
-            del self.tables[table.id]
-        if self.cluster is not None:
-            self.spawn(self.cluster.release(table.id) if table.leased else
-                       self.cluster.unfollow(table.id))  # fmt: skip
+        if self.tables.get(table.id) is not table:
+            return  # already replaced by a newer copy, which keeps the lease or subscription
+        del self.tables[table.id]
+        if self.cluster is None:
+            return
+        if table.leased:
+            self.spawn(self.cluster.release(table.id))
+        else:
+            self.cluster.unfollow(table.id)
 
     async def lobby(self) -> list[dict[str, Any]]:
         rows = await self.db.run(partial(storage.list_tables, statuses=(OPEN, PLAYING)))
