@@ -5,6 +5,7 @@ running the table is killed, the other takes it over and the game goes on."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import signal
@@ -484,3 +485,59 @@ def test_a_rematch_asked_on_two_processes_at_once_is_one_table(two_processes, po
     assert {row.id for row in rematches if row.status != "expired"} == new_ids
     (new,) = [row for row in rematches if row.id in new_ids]
     assert {new.seats[0].kind, new.seats[1].kind} == {"human"}  # both sat down
+
+
+def test_a_bot_account_connected_to_one_process_is_online_and_invited_from_the_other(
+    two_processes,
+):
+    """A bot account's ``/ws/bot`` reaches the second process; at the first, it is listed
+    online, a person adds it to a table there and it hears the invitation (a seat token
+    that holds its seat); connecting again at the first replaces its connection at the
+    second, and revoking its token closes it."""
+    from websockets.asyncio.client import connect
+
+    from tests.server.test_bot_accounts import person
+
+    bases, _processes = two_processes
+    ann, csrf = person(bases[0], "Ann")
+    ann.post("/api/bots", json={"name": "Deep Thought"}, headers=csrf).raise_for_status()
+    r = ann.post("/api/bots/Deep Thought/tokens", json={}, headers=csrf)
+    r.raise_for_status()
+    token, token_id = r.json()["token"], r.json()["id"]
+
+    async def scenario() -> tuple[dict, dict, dict]:
+        async with connect(bases[1].replace("http", "ws") + "/ws/bot") as ws:
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            welcome = json.loads(await ws.recv())
+            assert ann.get("/api/bots/online").json()["bots"] == ["Deep Thought"]
+            assert ann.get("/api/bots").json()["bots"][0]["online"] is True
+            r = ann.post("/api/tables", json={"game": "thirty-one", "players": 3, "name": "x"},
+                         headers=csrf)  # fmt: skip
+            table_id, mine = r.json()["table"]["id"], {**csrf, "X-Seat-Token": r.json()["token"]}
+            r = ann.post(f"/api/tables/{table_id}/seats/1/bot",
+                         json={"bot": "account:deep thought"}, headers=mine)  # fmt: skip
+            assert r.status_code == 200, r.text
+            invite = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert invite["table"] == table_id and invite["seat"] == 1
+            seat = ann.get(f"/api/tables/{table_id}", headers={"X-Seat-Token": invite["token"]})
+            assert seat.json()["seat"] == 1
+            async with connect(bases[0].replace("http", "ws") + "/ws/bot") as again:
+                await again.send(json.dumps({"type": "hello", "token": token}))
+                assert json.loads(await again.recv())["type"] == "welcome"
+                replaced = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                assert replaced["code"] == "replaced"  # one connection per bot account
+                with httpx.Client(base_url=bases[1], cookies=ann.cookies) as there:
+                    gone = there.delete(f"/api/bots/Deep Thought/tokens/{token_id}",
+                                        headers=csrf)  # fmt: skip
+                    assert gone.status_code == 200, gone.text  # asked of the other process
+                ended = json.loads(await asyncio.wait_for(again.recv(), 10))
+            return welcome, invite, ended
+
+    welcome, _invite, ended = asyncio.run(scenario())
+    assert welcome == {"type": "welcome", "bot": "Deep Thought"}
+    assert ended["type"] == "error" and ended["code"] == "revoked"
+    ends = time.monotonic() + 5
+    while ann.get("/api/bots/online").json()["bots"] and time.monotonic() < ends:
+        time.sleep(0.05)
+    assert ann.get("/api/bots/online").json()["bots"] == []
+    ann.close()

@@ -57,12 +57,19 @@ def process_channel(name: str) -> str:
     return f"tt:process:{name}"
 
 
+def bot_key(user_id: int | str) -> str:
+    """Where the room keeps which process a bot account's ``/ws/bot`` connection reached."""
+    return f"tt:bot:{user_id}"
+
+
 class Cluster:
     """This process's part in a room run as several."""
 
     def __init__(self, room: Room, url: str, ttl: float = leases.TTL) -> None:
         self.room = room
         self.ttl = ttl
+        self.bot_ttl = max(1, round(ttl))
+        """Seconds a bot account's entry lasts unless renewed (with the leases)."""
         self.name = f"{socket.gethostname()[:32]}-{os.getpid()}-{secrets.token_hex(3)}"
         self.redis = aioredis.Redis.from_url(url)
         self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
@@ -187,6 +194,7 @@ class Cluster:
                         await self.follow_instead(table)
                 await self._strays(held)
                 self._forget_idle()
+                await self._bots_still_here()
                 for table_id in await self.room.db.run(leases.orphans):
                     await self.adopt(table_id)
             except Exception:
@@ -237,6 +245,56 @@ class Cluster:
         await self._announce(table.id)
         await table.become_replica()
         self.loaded(table)
+
+    # --- bot accounts connected to any process -------------------------------------------------
+    async def bot_online(self, user_id: int, name: str) -> None:
+        """A bot account connected here: the room's processes see it online, and a connection
+        it had at another process is ended there (one connection per bot account)."""
+        entry = orjson.dumps({"process": self.name, "name": name})
+        old = await self.redis.set(bot_key(user_id), entry, ex=self.bot_ttl, get=True)
+        if isinstance(old, bytes) and (process := orjson.loads(old)["process"]) != self.name:
+            self._bot_gone(process, user_id, None, "replaced")
+
+    def _bot_gone(self, process: str, user_id: int, token_id: int | None, code: str) -> None:
+        message = {"kind": "bot_gone", "user_id": user_id, "token_id": token_id, "code": code}
+        self.send(process_channel(process), message)
+
+    async def bot_offline(self, user_id: int) -> None:
+        with contextlib.suppress(Exception):
+            found = await self.redis.get(bot_key(user_id))
+            if found is not None and orjson.loads(found)["process"] == self.name:
+                await self.redis.delete(bot_key(user_id))
+
+    async def _bots_still_here(self) -> None:
+        """Renew the entries of the bot accounts connected here (they expire with a lease)."""
+        links = list(self.room.bot_links.items())
+        if links:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for user_id, link in links:
+                    entry = orjson.dumps({"process": self.name, "name": link.name})
+                    pipe.set(bot_key(user_id), entry, ex=self.bot_ttl)
+                await pipe.execute()
+
+    async def bots_online(self) -> dict[int, tuple[str, str]]:
+        """Every bot account connected to the room: user id -> (its process, its name)."""
+        keys = [key async for key in self.redis.scan_iter(match=bot_key("*"), count=500)]
+        found: dict[int, tuple[str, str]] = {}
+        for key, entry in zip(keys, await self.redis.mget(keys) if keys else [], strict=True):
+            if entry is not None:
+                data = orjson.loads(entry)
+                found[int(key.decode().rpartition(":")[2])] = (data["process"], data["name"])
+        return found
+
+    def to_bot(self, process: str, user_id: int, text: str) -> None:
+        """Send a message to a bot account connected at ``process`` (an invitation)."""
+        self.send(process_channel(process), {"kind": "to_bot", "user_id": user_id, "text": text})
+
+    async def bot_gone(self, user_id: int, token_id: int | None) -> None:
+        """End a bot account's connection wherever it is (its token revoked, its account
+        deleted)."""
+        found = await self.redis.get(bot_key(user_id))
+        if found is not None and (process := orjson.loads(found)["process"]) != self.name:
+            self._bot_gone(process, user_id, token_id, "revoked")
 
     # --- messages ------------------------------------------------------------------------------
     def publish(self, table: Table, message: dict[str, Any]) -> None:
@@ -291,7 +349,13 @@ class Cluster:
 
     async def _received(self, data: dict[str, Any]) -> None:
         kind = data.get("kind")
-        if kind == "follow":
+        if kind == "to_bot":
+            link = self.room.bot_links.get(data["user_id"])
+            if link is not None:
+                link.push(data["text"])
+        elif kind == "bot_gone":
+            self.room.end_bot_link(data["user_id"], data["token_id"], data["code"])
+        elif kind == "follow":
             table = self.room.tables.get(data["table"])
             if table is not None and table.leased:
                 self.announced += 1

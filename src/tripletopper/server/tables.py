@@ -1431,11 +1431,36 @@ class Room:
         """This process's part in a room run as several (None: the room is this process)."""
 
     def bot_left(self, user_id: int, token_id: int | None = None) -> None:
-        """Close a bot account's connection (only the one of ``token_id``, if given)."""
+        """Close a bot account's connection (only the one of ``token_id``, if given), at
+        whichever process it is."""
+        self.end_bot_link(user_id, token_id, "revoked")
+        if self.cluster is not None:
+            self.spawn(self.cluster.bot_gone(user_id, token_id))
+
+    def end_bot_link(self, user_id: int, token_id: int | None, code: str) -> None:
+        """Close this process's connection of a bot account (``code``: revoked or replaced)."""
         link = self.bot_links.get(user_id)
         if link is not None and token_id in (None, link.token_id):
             del self.bot_links[user_id]
-            link.end("revoked", "this bot's token was revoked or its account deleted")
+            if code == "replaced":
+                link.end("replaced", "this bot connected again elsewhere")
+            else:
+                link.end("revoked", "this bot's token was revoked or its account deleted")
+            self.table_changed()
+            if self.cluster is not None:
+                self.spawn(self.cluster.bot_offline(user_id))
+
+    async def bots_online(self) -> dict[int, str]:
+        """The bot accounts connected to the room (at any of its processes): user id -> name."""
+        here = {user_id: link.name for user_id, link in self.bot_links.items()}
+        if self.cluster is None:
+            return here
+        try:
+            found = await self.cluster.bots_online()
+        except Exception:
+            log.exception("the bot accounts online at other processes cannot be read")
+            return here
+        return {user_id: name for user_id, (_process, name) in found.items()} | here
 
     def table_changed(self) -> None:
         for watcher in self.watchers:
