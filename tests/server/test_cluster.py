@@ -236,9 +236,8 @@ def test_a_table_moves_to_the_process_its_people_are_connected_to(
     bases, processes = two_processes
     table_id, tokens = open_table(bases[0], players=4, humans=2, options={"counters": 6})
     assert f"-{processes[0].pid}-" in str(stored(postgres_url, table_id)[1])
-    kept_id, kept_tokens = open_table(bases[0], players=3, humans=2, options={"counters": 2})
 
-    async def game() -> list[TableClient]:
+    async def game() -> tuple[list[TableClient], str]:
         clients = [TableClient(bases[1], table_id, token, record=True) for token in tokens]
         for client in clients:
             await client.start()
@@ -250,6 +249,7 @@ def test_a_table_moves_to_the_process_its_people_are_connected_to(
         assert clients[0].version > 10 and publishes(redis_server) - published <= 1
         for client in clients:
             await client.close()
+        kept_id, kept_tokens = open_table(bases[0], players=3, humans=2, options={"counters": 2})
         ann = TableClient(bases[0], kept_id, kept_tokens[0])
         bob = TableClient(bases[1], kept_id, kept_tokens[1])
         for client in (ann, bob):
@@ -260,9 +260,9 @@ def test_a_table_moves_to_the_process_its_people_are_connected_to(
         await bob.wait(lambda c: c.finished)
         for client in (ann, bob):
             await client.close()
-        return [*clients, bob]
+        return [*clients, bob], kept_id
 
-    *clients, bob = asyncio.run(game())
+    (*clients, bob), kept_id = asyncio.run(game())
     kept = stored(postgres_url, kept_id)[0].replay()
     assert kept.is_terminal() and bob.finished and bob.version == kept.version
     assert bob.observation == kept.observation(1)
