@@ -19,6 +19,10 @@ With ``--db postgresql+psycopg://USER@HOST:PORT`` (a server) the room stores its
 in a database made there for the run; with
 ``--workers N --redis redis://...`` it runs as N processes sharing the port (the
 room on several processes, docs/deploy.md), and the server CPU is theirs summed.
+With ``--route hash`` the N processes listen on ports of their own instead, and the
+script routes as a load balancer hashing the URI would (nginx ``hash $uri
+consistent``): every websocket of a table to one process, chosen by the table's id;
+the HTTP requests that open the tables go round the processes.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,11 +87,12 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def room_pids(server: subprocess.Popen[bytes], workers: int) -> list[int]:
-    """The processes that run the room: the server, or with ``--workers`` its workers
-    (the children of uvicorn's supervisor that are not its helpers)."""
-    if workers == 1:
-        return [server.pid]
+def room_pids(servers: list[subprocess.Popen[bytes]], workers: int) -> list[int]:
+    """The processes that run the room: the servers, or with ``--workers`` (one server) its
+    workers (the children of uvicorn's supervisor that are not its helpers)."""
+    if workers == 1 or len(servers) > 1:
+        return [server.pid for server in servers]
+    server = servers[0]
     try:
         text = open(f"/proc/{server.pid}/task/{server.pid}/children").read()  # noqa: SIM115
     except OSError:
@@ -128,12 +134,19 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def open_tables(base: str, args: argparse.Namespace) -> list[TableLoad]:
+def ws_base(bases: list[str], table_id: str) -> str:
+    """Where a table's websockets go: with several bases, one chosen by the table's id."""
+    return bases[zlib.crc32(table_id.encode()) % len(bases)]
+
+
+async def open_tables(bases: list[str], args: argparse.Namespace) -> list[TableLoad]:
     limits = httpx.Limits(max_connections=20)
-    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+    clients = [httpx.AsyncClient(base_url=base, timeout=60, limits=limits) for base in bases]
+    try:
         gate = asyncio.Semaphore(20)
 
         async def one(index: int) -> TableLoad:
+            http = clients[index % len(clients)]
             async with gate:
                 r = await http.post(
                     "/api/tables",
@@ -161,6 +174,9 @@ async def open_tables(base: str, args: argparse.Namespace) -> list[TableLoad]:
                 return TableLoad(table_id, tokens, args.clients, address=address)
 
         return list(await asyncio.gather(*(one(i) for i in range(args.tables))))
+    finally:
+        for http in clients:
+            await http.aclose()
 
 
 async def person(
@@ -225,20 +241,44 @@ async def person(
         await ws.close()
 
 
+def start_servers(
+    args: argparse.Namespace, data: str
+) -> tuple[list[str], list[subprocess.Popen[bytes]]]:
+    """The room: one ``serve`` (maybe of ``--workers`` processes), or with ``--route hash``
+    one ``serve`` per process, each on its own port; their base URLs and them."""
+    db = fresh_database(args.db) if args.db else None
+    alone = args.route == "hash"
+    count = args.workers if alone else 1
+    ports = [free_port() for _ in range(count)]
+    servers: list[subprocess.Popen[bytes]] = []
+    try:
+        for port in ports:
+            servers.append(start_server(args, data, port, db, alone=alone))
+    except BaseException:
+        for server in servers:
+            server.kill()
+        raise
+    return [f"http://127.0.0.1:{port}" for port in ports], servers
+
+
 def start_server(
-    args: argparse.Namespace, data: str, port: int, *, rate_limits: bool = False
-) -> subprocess.Popen[bytes]:
-    """``tripletopper serve`` in its own process; without rate limits by default (one client
-    address opens every table of a load test)."""
+    args: argparse.Namespace, data: str, port: int, db: str | None, *, alone: bool = False,
+    rate_limits: bool = False,
+) -> subprocess.Popen[bytes]:  # fmt: skip
+    """``tripletopper serve`` in its own process (``alone``: one process, even with
+    ``--workers``); without rate limits by default (one client address opens every table
+    of a load test)."""
     command = [
         sys.executable, "-m", "tripletopper", "serve", "--port", str(port), "--data-dir", data,
         "--bot-delay", str(args.bot_delay), "--log-level", "warning",
         "--rate-limits" if rate_limits else "--no-rate-limits",
     ]  # fmt: skip
-    if args.db:
-        command += ["--db", fresh_database(args.db)]
-    if args.workers > 1 or args.redis:
-        command += ["--workers", str(args.workers), "--redis", args.redis]
+    if db:
+        command += ["--db", db]
+    if args.redis:
+        command += ["--redis", args.redis]
+    if args.workers > 1 and not alone:
+        command += ["--workers", str(args.workers)]
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL)
     ends = time.monotonic() + 60
     while time.monotonic() < ends:
@@ -255,15 +295,13 @@ async def run(args: argparse.Namespace) -> None:
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     data = tempfile.mkdtemp(prefix="tt-bench-")
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    server = start_server(args, data, port)
+    bases, servers = start_servers(args, data)
     stats = Stats()
     stop = asyncio.Event()
     rng = random.Random(args.seed)
     try:
         started = time.perf_counter()
-        tables = await open_tables(base, args)
+        tables = await open_tables(bases, args)
         print(f"opened {len(tables)} tables in {time.perf_counter() - started:.1f} s", flush=True)
         # the measuring client should not pause for long garbage collections either
         gc.collect()
@@ -272,7 +310,16 @@ async def run(args: argparse.Namespace) -> None:
         ready = asyncio.Semaphore(50)
         tasks = [
             asyncio.get_running_loop().create_task(
-                person(base, table, seat, stats, random.Random(rng.random()), args, ready, stop)
+                person(
+                    ws_base(bases, table.table_id),
+                    table,
+                    seat,
+                    stats,
+                    random.Random(rng.random()),
+                    args,
+                    ready,
+                    stop,
+                )
             )
             for table in tables
             for seat in range(args.clients)
@@ -281,7 +328,7 @@ async def run(args: argparse.Namespace) -> None:
         print(f"{len(tasks)} clients connected; measuring for {args.seconds:g} s", flush=True)
         stats.measuring = True
         measure_start = time.perf_counter()
-        pids = room_pids(server, args.workers)
+        pids = room_pids(servers, args.workers)
         cpu_before = (sum(cpu_seconds(pid) for pid in pids), time.process_time())
         watched_before = [tree_cpu(pid) for pid in args.watch]
         sent_before = stats.sent
@@ -298,11 +345,13 @@ async def run(args: argparse.Namespace) -> None:
         for task in tasks:
             task.cancel()
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        for server in servers:
+            server.terminate()
+        for server in servers:
+            try:
+                server.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                server.kill()
         shutil.rmtree(data, ignore_errors=True)
     lat = sorted(stats.latencies)
 
@@ -310,7 +359,8 @@ async def run(args: argparse.Namespace) -> None:
         return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000 if lat else float("nan")
 
     print(f"Python {platform.python_version()}, {os.cpu_count()} cores; server ({args.workers} "
-          f"process(es), {'PostgreSQL' if args.db else 'SQLite'}"
+          f"process(es){', routed by table' if args.route == 'hash' else ''}, "
+          f"{'PostgreSQL' if args.db else 'SQLite'}"
           f"{', Redis' if args.redis else ''}) and clients on 127.0.0.1")  # fmt: skip
     print(f"tables {args.tables} x {args.seats} seats: {args.clients} websocket people and "
           f"{args.seats - args.clients} {args.bot} bots each ({args.tables * args.clients} "
@@ -352,6 +402,11 @@ def main() -> None:
     )
     parser.add_argument("--workers", type=int, default=1, help="room processes (needs --redis)")
     parser.add_argument("--redis", default=None, help="Redis URL of a room on several processes")
+    parser.add_argument(
+        "--route", choices=["shared", "hash"], default="shared",
+        help="several processes: share one port (shared), or each its own port with every "
+        "websocket of a table sent to one of them by the table's id (hash)",
+    )  # fmt: skip
     parser.add_argument(
         "--watch", type=int, action="append", default=[], metavar="PID",
         help="also report the CPU of this process and its children (PostgreSQL, Redis)",

@@ -5,6 +5,7 @@ running the table is killed, the other takes it over and the game goes on."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import signal
@@ -25,6 +26,7 @@ from tripletopper.record import Record
 from tripletopper.server import leases, storage
 from tripletopper.server.client import TableClient, expand
 from tripletopper.server.storage import ActionRow, Database
+from tripletopper.server.tables import ClientError, Settings
 
 
 @pytest.fixture
@@ -198,6 +200,117 @@ def test_kill_9_of_the_owner_the_other_process_takes_the_table_and_the_game_goes
     assert ann.finished and bob.finished and ann.version == bob.version == final.version
     versions = updates_of(bob)  # Bob saw every action once, in order, across the takeover
     assert versions == list(range(versions[0], final.version + 1))
+
+
+def followers(redis_url: str, table_id: str) -> int:
+    """How many processes follow the table's channel (hold a replica of it)."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        return int(client.pubsub_numsub(f"tt:table:{table_id}")[0][1])
+    finally:
+        client.close()
+
+
+def publishes(redis_url: str) -> int:
+    """How many PUBLISH commands Redis has run so far."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        return int(client.info("commandstats").get("cmdstat_publish", {}).get("calls", 0))
+    finally:
+        client.close()
+
+
+def test_a_table_moves_to_the_process_its_people_are_connected_to(
+    two_processes, postgres_url, redis_server
+):
+    """Opened and started (its bots moving) on the first process, the table's people all
+    connect to the second: the lease is handed over at their first hello, the table runs
+    there alone (no process follows its channel, and it publishes nothing), and the game
+    is played to its end with nothing lost.  A table with a person on its owner stays
+    there; a person joining it on the other process is followed there from then on (its
+    owner publishes again) and the two finish the game."""
+    bases, processes = two_processes
+    table_id, tokens = open_table(bases[0], players=4, humans=2, options={"counters": 6})
+    assert f"-{processes[0].pid}-" in str(stored(postgres_url, table_id)[1])
+
+    async def game() -> tuple[list[TableClient], str]:
+        clients = [TableClient(bases[1], table_id, token, record=True) for token in tokens]
+        for client in clients:
+            await client.start()
+        _record, owner = stored(postgres_url, table_id)
+        assert f"-{processes[1].pid}-" in str(owner)
+        assert followers(redis_server, table_id) == 0
+        published = publishes(redis_server)
+        await play_randomly(clients, random.Random(5))
+        assert clients[0].version >= 4 and publishes(redis_server) - published <= 1
+        for client in clients:
+            await client.close()
+        kept_id, kept_tokens = open_table(bases[0], players=3, humans=2, options={"counters": 2})
+        ann = TableClient(bases[0], kept_id, kept_tokens[0])
+        bob = TableClient(bases[1], kept_id, kept_tokens[1])
+        for client in (ann, bob):
+            await client.start()
+        assert f"-{processes[0].pid}-" in str(stored(postgres_url, kept_id)[1])
+        assert followers(redis_server, kept_id) == 1  # the second process's replica
+        await play_randomly([ann, bob], random.Random(6))
+        await bob.wait(lambda c: c.finished)
+        for client in (ann, bob):
+            await client.close()
+        return [*clients, bob], kept_id
+
+    (*clients, bob), kept_id = asyncio.run(game())
+    kept = stored(postgres_url, kept_id)[0].replay()
+    assert kept.is_terminal() and bob.finished and bob.version == kept.version
+    assert bob.observation == kept.observation(1)
+    record, _owner = stored(postgres_url, table_id)
+    final = record.replay()
+    assert final.is_terminal()
+    for seat, client in enumerate(clients):
+        assert client.finished and client.version == final.version
+        assert client.observation == final.observation(seat)
+        seen = updates_of(client)  # every action reached it once, in order
+        first = min(m["version"] for m in client.messages if m.get("type") == "state")
+        assert seen == list(range(first + 1, final.version + 1))
+
+
+def test_a_replica_nothing_needs_is_dropped_within_two_renewals(two_processes, redis_server):
+    """A seat taken through the second process leaves a replica there (it follows the
+    table's channel); with no client of it there, it is dropped within two lease renewals
+    (the process spends nothing on the table), and loaded again when asked for."""
+    bases, _processes = two_processes
+    with httpx.Client(base_url=bases[0], timeout=30) as one:
+        r = one.post("/api/tables", json={"game": "thirty-two", "players": 3, "name": "Ann"})
+        r.raise_for_status()
+        table_id = r.json()["table"]["id"]
+    with httpx.Client(base_url=bases[1], timeout=30) as two:
+        two.post(f"/api/tables/{table_id}/seats/1", json={"name": "Bob"}).raise_for_status()
+        assert followers(redis_server, table_id) == 1
+        ends = time.monotonic() + leases.TTL + 2  # two renewals: every third of a lease
+        while followers(redis_server, table_id) and time.monotonic() < ends:
+            time.sleep(0.2)
+        assert followers(redis_server, table_id) == 0
+        two.post(f"/api/tables/{table_id}/seats/2", json={"name": "Cat"}).raise_for_status()
+        r = two.get(f"/api/tables/{table_id}")
+        assert [s["name"] for s in r.json()["table"]["seats"]] == ["Ann", "Bob", "Cat"]
+
+
+def test_an_address_has_one_allowance_across_the_processes(two_processes):
+    """The rate limits are the room's, not each process's: an address that asks both
+    processes in turn is refused once the two together have served its allowance."""
+    bases, _processes = two_processes
+    most = int(Settings().rates["lobby"].split("/")[0])
+    transport = [httpx.HTTPTransport(local_address="127.0.0.7") for _ in bases]
+    with (
+        httpx.Client(base_url=bases[0], transport=transport[0], timeout=30) as one,
+        httpx.Client(base_url=bases[1], transport=transport[1], timeout=30) as two,
+    ):
+        codes = [(one, two)[n % 2].get("/api/tables").status_code for n in range(most + 2)]
+        assert codes == [200] * most + [429, 429]
+        assert two.get("/api/games").status_code == 200  # what is not limited goes on
 
 
 def test_serve_workers_runs_the_room_as_several_processes_on_one_port(
@@ -397,3 +510,126 @@ def test_deleting_the_account_on_a_process_without_the_table_revokes_its_devices
                 assert first.seat == 0
 
         asyncio.run(scene())
+
+
+def test_a_process_taking_a_table_over_applies_no_action_before_it_has_read_the_game(tmp_path):
+    """A replica becomes the owner (a hand-over, a failover) while another process had
+    stored an action it never heard of: an action asked for meanwhile waits until the
+    stored game is read, and applies after it (not to the replica's old state, which
+    would store an action number twice and lose one)."""
+    with room(tmp_path) as client:
+        table_id, _tokens = people_table(client, "thirty-two", ["Ann", "Bob", "Cat"])
+        table = client.app.state.room.tables[table_id]
+        first = table.state.to_act()[0]
+        theirs = expand(table.view(first)["legal"])[0]
+        other = ActionRow(0, first, theirs, time.time())  # stored by the previous owner
+        table.room.db.run_now(lambda conn: storage.add_action(conn, table_id, other))
+        table.owner = False  # a replica that missed it
+
+        async def act_while_taking_over() -> str:
+            taking = asyncio.get_running_loop().create_task(table.become_owner())
+            await asyncio.sleep(0)  # it is reading the stored game
+            try:
+                await table.act(first, theirs, 0)  # what the replica's state allows
+            except ClientError as exc:
+                return exc.code
+            finally:
+                await taking
+            return "applied"
+
+        assert client.portal.call(act_while_taking_over) == "stale"  # seen too late, not lost
+        assert table.owner and table.version == 1
+        row = table.room.db.run_now(lambda conn: storage.load_table(conn, table_id))
+        assert row is not None and [a.n for a in row.actions] == [0]
+
+
+def test_a_rematch_asked_on_two_processes_at_once_is_one_table(two_processes, postgres_url):
+    """Ann and Bob ask for a rematch at the same moment, each through another process
+    (each may load the finished game as its own): one rematch table is made, both sit
+    at it, and the one made twice is expired, not offered."""
+    bases, _processes = two_processes
+    table_id, tokens = open_table(bases[0], players=3, humans=2, options={"counters": 2})
+
+    async def finish_and_ask() -> list[httpx.Response]:
+        clients = [TableClient(bases[0], table_id, token) for token in tokens]
+        for client in clients:
+            await client.start()
+        await play_randomly(clients, random.Random(2))
+        for client in clients:
+            await client.close()
+        async with (
+            httpx.AsyncClient(base_url=bases[0], timeout=30) as one,
+            httpx.AsyncClient(base_url=bases[1], timeout=30) as two,
+        ):
+            return list(await asyncio.gather(*(
+                http.post(f"/api/tables/{table_id}/rematch", headers={"X-Seat-Token": token})
+                for http, token in zip((one, two), tokens, strict=True)
+            )))  # fmt: skip
+
+    answers = asyncio.run(finish_and_ask())
+    assert [r.status_code for r in answers] == [200, 200]
+    new_ids = {r.json()["table"]["id"] for r in answers}
+    assert len(new_ids) == 1
+    db = Database(postgres_url)
+    made = db.run_now(lambda conn: storage.list_tables(conn, ("open", "playing", "expired")))
+    db.stop()
+    rematches = [row for row in made if row.rematch_of == table_id]
+    assert {row.id for row in rematches if row.status != "expired"} == new_ids
+    (new,) = [row for row in rematches if row.id in new_ids]
+    assert {new.seats[0].kind, new.seats[1].kind} == {"human"}  # both sat down
+
+
+def test_a_bot_account_connected_to_one_process_is_online_and_invited_from_the_other(
+    two_processes,
+):
+    """A bot account's ``/ws/bot`` reaches the second process; at the first, it is listed
+    online, a person adds it to a table there and it hears the invitation (a seat token
+    that holds its seat); connecting again at the first replaces its connection at the
+    second, and revoking its token closes it."""
+    from websockets.asyncio.client import connect
+
+    from tests.server.test_bot_accounts import person
+
+    bases, _processes = two_processes
+    ann, csrf = person(bases[0], "Ann")
+    ann.post("/api/bots", json={"name": "Deep Thought"}, headers=csrf).raise_for_status()
+    r = ann.post("/api/bots/Deep Thought/tokens", json={}, headers=csrf)
+    r.raise_for_status()
+    token, token_id = r.json()["token"], r.json()["id"]
+
+    async def scenario() -> tuple[dict, dict, dict]:
+        async with connect(bases[1].replace("http", "ws") + "/ws/bot") as ws:
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            welcome = json.loads(await ws.recv())
+            assert ann.get("/api/bots/online").json()["bots"] == ["Deep Thought"]
+            assert ann.get("/api/bots").json()["bots"][0]["online"] is True
+            r = ann.post("/api/tables", json={"game": "thirty-one", "players": 3, "name": "x"},
+                         headers=csrf)  # fmt: skip
+            table_id, mine = r.json()["table"]["id"], {**csrf, "X-Seat-Token": r.json()["token"]}
+            r = ann.post(f"/api/tables/{table_id}/seats/1/bot",
+                         json={"bot": "account:deep thought"}, headers=mine)  # fmt: skip
+            assert r.status_code == 200, r.text
+            invite = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert invite["table"] == table_id and invite["seat"] == 1
+            seat = ann.get(f"/api/tables/{table_id}", headers={"X-Seat-Token": invite["token"]})
+            assert seat.json()["seat"] == 1
+            async with connect(bases[0].replace("http", "ws") + "/ws/bot") as again:
+                await again.send(json.dumps({"type": "hello", "token": token}))
+                assert json.loads(await again.recv())["type"] == "welcome"
+                replaced = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                assert replaced["code"] == "replaced"  # one connection per bot account
+                with httpx.Client(base_url=bases[1], cookies=ann.cookies) as there:
+                    gone = there.delete(f"/api/bots/Deep Thought/tokens/{token_id}",
+                                        headers=csrf)  # fmt: skip
+                    assert gone.status_code == 200, gone.text  # asked of the other process
+                ended = json.loads(await asyncio.wait_for(again.recv(), 10))
+            return welcome, invite, ended
+
+    welcome, _invite, ended = asyncio.run(scenario())
+    assert welcome == {"type": "welcome", "bot": "Deep Thought"}
+    assert ended["type"] == "error" and ended["code"] == "revoked"
+    ends = time.monotonic() + 5
+    while ann.get("/api/bots/online").json()["bots"] and time.monotonic() < ends:
+        time.sleep(0.05)
+    assert ann.get("/api/bots/online").json()["bots"] == []
+    ann.close()

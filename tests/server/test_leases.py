@@ -48,6 +48,24 @@ def test_a_lease_is_taken_renewed_released_and_taken_over_once_expired(tmp_path)
     db.stop()
 
 
+def test_a_lease_is_handed_over_only_by_its_unexpired_holder(tmp_path):
+    db = open_database(storage.sqlite_url(tmp_path))
+    _table(db, "t")
+    run = db.run_now
+    assert run(lambda c: leases.hand_over(c, "t", "A", "B")) is False  # nobody holds it
+    assert run(lambda c: leases.take(c, "t", "A", ttl=60)) is not None
+    assert run(lambda c: leases.hand_over(c, "t", "B", "C")) is False  # not B's to give
+    assert run(lambda c: leases.owner_of(c, "t")) == "A"
+    assert run(lambda c: leases.hand_over(c, "t", "A", "B", ttl=60)) is True
+    assert run(lambda c: leases.owner_of(c, "t")) == "B"
+    assert run(lambda c: leases.renew(c, "A")) == set()  # A learns it is no longer its
+    assert run(lambda c: leases.take(c, "t", "A", ttl=60)) is None  # nor can take it back
+    assert run(lambda c: leases.take(c, "t", "B", ttl=-1)) is not None  # B's expires...
+    assert run(lambda c: leases.hand_over(c, "t", "B", "C")) is False  # ...and is not given
+    assert run(lambda c: leases.owner_of(c, "t")) is None
+    db.stop()
+
+
 def test_racing_takeovers_never_leave_a_lease_with_two_holders(postgres_url):
     """Eight connections race for one lease, round after round, as it expires (every
     other round) and is renewed: each round exactly one wins, and the holder of an

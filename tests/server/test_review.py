@@ -3,7 +3,9 @@ game, shown only to the seat's player, and refused clearly to anyone else."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import json
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -176,3 +178,36 @@ def test_a_seat_left_to_a_bot_is_reviewed_for_its_person_as_its_replay_is(tmp_pa
         r = client.post(url(table_id), params={"seat": 1}, headers=cat)
         assert (r.status_code, r.json()["code"]) == (403, "not_your_seat")
         assert wait_done(client, table_id, 1, tokens[1])["review"]["seat"] == 1
+
+
+def test_a_review_asked_of_two_processes_at_once_is_computed_once(tmp_path, redis_server):
+    """Two processes of a room (here two review services on one database and one Redis)
+    are asked for the same review: the first claims it in Redis and computes it, the other
+    answers ``waiting`` and computes nothing, then answers the stored review."""
+    from tripletopper.server.reviews import Reviews
+
+    with room(tmp_path) as client:
+        table_id, _tokens = short_game(client)
+        record = table_record(client.app.state.room.tables[table_id])
+        db, settings = client.app.state.room.db, client.app.state.reviews.settings
+        key = (table_id, 0)
+
+        async def both() -> tuple[int, int, str]:
+            one, two = Reviews(db, settings, redis_server), Reviews(db, settings, redis_server)
+            try:
+                assert (await one.request(key, record))[1] == "waiting"
+                assert (await two.request(key, record))[1] == "waiting" and not two.running
+                assert (await two.status(key) or ("", ""))[1] == "waiting"
+                while one.running:
+                    await asyncio.sleep(0.05)
+                found = await two.status(key)
+                assert found is not None and found[1] == "done"
+                assert (await one.request((table_id, 1), record))[1] == "waiting"  # its own
+                return one.computed, two.computed, found[0]
+            finally:
+                await one.close()
+                await two.close()
+
+        computed_one, computed_two, text = client.portal.call(both)
+        assert (computed_one, computed_two) == (1, 0)
+        assert json.loads(text)["review"] == review(record, 0, iterations=40).to_json()

@@ -172,7 +172,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         room = Room(db, pool, config.settings)
         state["room"] = app.state.room = room
         state["lobby"] = app.state.lobby = lobby = Lobby(db, room.spawn)
-        state["reviews"] = app.state.reviews = reviews = Reviews(db, config.settings)
+        state["reviews"] = app.state.reviews = reviews = Reviews(
+            db, config.settings, config.redis_url
+        )
         room.watchers.append(lobby.changed)
         if config.redis_url is not None:
             room.cluster = Cluster(room, config.redis_url)
@@ -206,7 +208,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     )
     app.state.config = config
     app.add_middleware(BodyLimit)
-    address_limits = AddressLimits(config.settings.rates)
+    address_limits = AddressLimits(config.settings.rates, config.redis_url)
 
     def room() -> Room:
         return state["room"]  # type: ignore[no-any-return]

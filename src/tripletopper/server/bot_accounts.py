@@ -13,6 +13,7 @@ a bot's seat.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from dataclasses import dataclass
 from functools import partial
@@ -165,6 +166,8 @@ class BotConnection(TableConnection):
             if self.user_id is not None and self.room.bot_links.get(self.user_id) is self:
                 del self.room.bot_links[self.user_id]
                 self.room.table_changed()
+                if self.room.cluster is not None:
+                    self.room.spawn(self.room.cluster.bot_offline(self.user_id))
 
     def _no_hello(self) -> None:
         if self.user_id is None and not self.dropped:
@@ -220,6 +223,9 @@ class BotConnection(TableConnection):
         self.room.bot_links[user.id] = self
         if old is not None:
             old.end("replaced", "this bot connected again elsewhere")
+        if self.room.cluster is not None:  # online at every process; replaced at any
+            with contextlib.suppress(Exception):
+                await self.room.cluster.bot_online(user.id, user.name)
         self.room.table_changed()
         self.send({"type": "welcome", "bot": user.name})
 
@@ -227,14 +233,14 @@ class BotConnection(TableConnection):
 async def invite(room: Room, table: Table, seat: object, by: str | None, name: str) -> None:
     """Seat the online bot account ``name`` at ``table`` and send it the seat token."""
     table.require_seat(by)  # only someone seated invites (checked again under the lock)
-    link = next((b for b in room.bot_links.values() if b.name.casefold() == name.casefold()),
-                None)  # fmt: skip
-    if link is None:
+    online = await room.bots_online()
+    user_id = next((uid for uid, bot in online.items() if bot.casefold() == name.casefold()),
+                   None)  # fmt: skip
+    if user_id is None:
         raise ClientError("bot_offline", f"no bot account {name[:40]!r} is connected now")
-    user_id = next(uid for uid, b in room.bot_links.items() if b is link)
-    token = await table.seat_bot_account(seat, by, user_id, link.name)
+    token = await table.seat_bot_account(seat, by, user_id, online[user_id])
     assert isinstance(seat, int)  # (seat_bot_account refuses any other)
-    link.push(invitation(table, seat, token))
+    await room.push_to_bot(user_id, invitation(table, seat, token))
 
 
 def invitation(table: Table, seat: int, token: str) -> str:
@@ -265,7 +271,7 @@ def router(accounts_: Accounts, limits: AddressLimits) -> APIRouter:
         """Your bot accounts with their tokens (never the tokens' values) and who is online."""
         signed = await accounts_.require(request, write=False)
         bots = await accounts_.db.run(partial(bots_of, owner_id=signed.user.id))
-        online = {link.name for link in accounts_.room().bot_links.values()}
+        online = set((await accounts_.room().bots_online()).values())
         return {"bots": [{**b, "online": b["name"] in online} for b in bots]}
 
     @api.post("/api/bots/{name}/tokens", status_code=201)
@@ -292,6 +298,6 @@ def router(accounts_: Accounts, limits: AddressLimits) -> APIRouter:
     async def online(request: Request) -> Any:
         """The bot accounts connected now (what "Add bot" offers next to the built-in bots)."""
         limits.hit("lobby", client_address(request))
-        return {"bots": sorted(link.name for link in accounts_.room().bot_links.values())}
+        return {"bots": sorted((await accounts_.room().bots_online()).values())}
 
     return api

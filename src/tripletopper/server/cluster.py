@@ -44,8 +44,8 @@ CALL_TIMEOUT = 3.0
 who owns the table (a dead owner's lease expires within ``leases.TTL``)."""
 CALLS = frozenset(
     {"act", "take_seat", "add_bot", "leave", "take_back", "start", "accept", "decline", "say",
-     "rematch", "link_account", "resume", "forget_account", "sign_out_devices", "seat_bot_account",
-     "answer_as_bot_account"}
+     "rematch", "hand_over", "link_account", "resume", "forget_account", "sign_out_devices",
+     "seat_bot_account", "answer_as_bot_account"}
 )  # fmt: skip
 """What another process may ask a table's owner to do (the Table methods of those names)."""
 
@@ -58,22 +58,36 @@ def process_channel(name: str) -> str:
     return f"tt:process:{name}"
 
 
+def bot_key(user_id: int | str) -> str:
+    """Where the room keeps which process a bot account's ``/ws/bot`` connection reached."""
+    return f"tt:bot:{user_id}"
+
+
 class Cluster:
     """This process's part in a room run as several."""
 
     def __init__(self, room: Room, url: str, ttl: float = leases.TTL) -> None:
         self.room = room
         self.ttl = ttl
+        self.bot_ttl = max(1, round(ttl))
+        """Seconds a bot account's entry lasts unless renewed (with the leases)."""
         self.name = f"{socket.gethostname()[:32]}-{os.getpid()}-{secrets.token_hex(3)}"
         self.redis = aioredis.Redis.from_url(url)
         self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        self.outbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
+        self.outbox: asyncio.Queue[tuple[str, bytes, Table | None]] = asyncio.Queue()
         self.calls: dict[str, asyncio.Future[Any]] = {}
         self.inbox: dict[str, list[dict[str, Any]]] = {}
         """The owner's messages each replica has yet to apply, in order."""
         self.following: dict[str, list[dict[str, Any]] | None] = {}
         """Tables this process follows: messages waiting while the replica loads (a list),
         or None once it is loaded."""
+        self.announced = 0
+        """Replicas that announced themselves so far: a publish that reached nobody turns
+        its table's publishing off only if none did meanwhile."""
+        self.strays: set[str] = set()
+        """Tables whose lease this process held at the last renewal without running them."""
+        self.idle: set[str] = set()
+        """Replicas that nothing here needed at the last renewal."""
         self._tasks: list[asyncio.Task[None]] = []
 
     async def start(self) -> None:
@@ -109,7 +123,17 @@ class Cluster:
         if table_id not in self.following:
             self.following[table_id] = []
             await self.pubsub.subscribe(table_channel(table_id))
+            await self._announce(table_id)
         return False
+
+    async def _announce(self, table_id: str) -> None:
+        """Tell a table's owner that this process follows it now (an owner publishes only
+        while some process does): it publishes from then on, and first a ``table``
+        message that makes this replica read the stored game again, so that nothing the
+        owner did before it heard of this replica is missed."""
+        owner = await self.owner_of(table_id)
+        if owner is not None and owner != self.name:
+            self.send(process_channel(owner), {"kind": "follow", "table": table_id})
 
     async def owner_of(self, table_id: str) -> str | None:
         return await self.room.db.run(partial(leases.owner_of, table_id=table_id))
@@ -144,10 +168,15 @@ class Cluster:
             if self.inbox.get(table.id) is queue and not queue:
                 del self.inbox[table.id]
 
-    async def unfollow(self, table_id: str) -> None:
+    def unfollow(self, table_id: str) -> None:
         if self.following.pop(table_id, 0) != 0:
-            with contextlib.suppress(Exception):
-                await self.pubsub.unsubscribe(table_channel(table_id))
+            self.room.spawn(self._unsubscribe(table_id))
+
+    async def _unsubscribe(self, table_id: str) -> None:
+        if table_id in self.following:
+            return  # followed again meanwhile (a table forgotten, then asked for again)
+        with contextlib.suppress(Exception):
+            await self.pubsub.unsubscribe(table_channel(table_id))
 
     async def release(self, table_id: str) -> None:
         await self.room.db.run(partial(leases.release, owner=self.name, table_ids=[table_id]))
@@ -160,12 +189,40 @@ class Cluster:
                 held = await self.room.db.run(partial(leases.renew, owner=self.name, ttl=self.ttl))
                 for table in list(self.room.tables.values()):
                     if table.owner and table.leased and table.id not in held:
+                        if await self.owner_of(table.id) == self.name:
+                            continue  # handed over to this process since the renewal
                         log.warning("table %s: lease lost; following its new owner", table.id)
                         await self.follow_instead(table)
+                await self._strays(held)
+                self._forget_idle()
+                await self._bots_still_here()
                 for table_id in await self.room.db.run(leases.orphans):
                     await self.adopt(table_id)
             except Exception:
                 log.exception("renewing or taking leases failed")
+
+    async def _strays(self, held: set[str]) -> None:
+        """Run the tables whose lease this process holds but that it does not run (a
+        hand-over whose answer was lost), once that is so at two renewals in a row (a
+        table being created or handed over here holds its lease a moment before it runs)."""
+        tables = self.room.tables
+        strays = {i for i in held if (t := tables.get(i)) is None or not t.owner}
+        for table_id in strays & self.strays:
+            log.warning("table %s: its lease is held here; running it", table_id)
+            await self.adopt(table_id)
+        self.strays = strays
+
+    def _forget_idle(self) -> None:
+        """Drop the replicas that nothing here has needed since the last renewal: a process
+        spends nothing on a table it does not run and serves no client of."""
+        for table in list(self.room.tables.values()):
+            if not table.idle():
+                self.idle.discard(table.id)
+            elif table.id in self.idle:
+                self.idle.discard(table.id)
+                self.room.forget(table)
+            else:
+                self.idle.add(table.id)
 
     async def adopt(self, table_id: str) -> bool:
         """Run a table nobody runs: promote its replica here, or load it as its owner."""
@@ -179,23 +236,77 @@ class Cluster:
         if not await self.room.db.run(partial(leases.take, table_id=table_id, owner=self.name)):
             return False
         log.info("table %s: its owner is gone; running it here", table_id)
-        await self.unfollow(table_id)
+        self.unfollow(table_id)
         await table.become_owner()
         return True
 
     async def follow_instead(self, table: Table) -> None:
         self.following[table.id] = []
         await self.pubsub.subscribe(table_channel(table.id))
+        await self._announce(table.id)
         await table.become_replica()
         self.loaded(table)
 
+    # --- bot accounts connected to any process -------------------------------------------------
+    async def bot_online(self, user_id: int, name: str) -> None:
+        """A bot account connected here: the room's processes see it online, and a connection
+        it had at another process is ended there (one connection per bot account)."""
+        entry = orjson.dumps({"process": self.name, "name": name})
+        old = await self.redis.set(bot_key(user_id), entry, ex=self.bot_ttl, get=True)
+        if isinstance(old, bytes) and (process := orjson.loads(old)["process"]) != self.name:
+            self._bot_gone(process, user_id, None, "replaced")
+
+    def _bot_gone(self, process: str, user_id: int, token_id: int | None, code: str) -> None:
+        message = {"kind": "bot_gone", "user_id": user_id, "token_id": token_id, "code": code}
+        self.send(process_channel(process), message)
+
+    async def bot_offline(self, user_id: int) -> None:
+        with contextlib.suppress(Exception):
+            found = await self.redis.get(bot_key(user_id))
+            if found is not None and orjson.loads(found)["process"] == self.name:
+                await self.redis.delete(bot_key(user_id))
+
+    async def _bots_still_here(self) -> None:
+        """Renew the entries of the bot accounts connected here (they expire with a lease)."""
+        links = list(self.room.bot_links.items())
+        if links:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for user_id, link in links:
+                    entry = orjson.dumps({"process": self.name, "name": link.name})
+                    pipe.set(bot_key(user_id), entry, ex=self.bot_ttl)
+                await pipe.execute()
+
+    async def bots_online(self) -> dict[int, tuple[str, str]]:
+        """Every bot account connected to the room: user id -> (its process, its name)."""
+        keys = [key async for key in self.redis.scan_iter(match=bot_key("*"), count=500)]
+        found: dict[int, tuple[str, str]] = {}
+        for key, entry in zip(keys, await self.redis.mget(keys) if keys else [], strict=True):
+            if entry is not None:
+                data = orjson.loads(entry)
+                found[int(key.decode().rpartition(":")[2])] = (data["process"], data["name"])
+        return found
+
+    def to_bot(self, process: str, user_id: int, text: str) -> None:
+        """Send a message to a bot account connected at ``process`` (an invitation)."""
+        self.send(process_channel(process), {"kind": "to_bot", "user_id": user_id, "text": text})
+
+    async def bot_gone(self, user_id: int, token_id: int | None) -> None:
+        """End a bot account's connection wherever it is (its token revoked, its account
+        deleted)."""
+        found = await self.redis.get(bot_key(user_id))
+        if found is not None and (process := orjson.loads(found)["process"]) != self.name:
+            self._bot_gone(process, user_id, token_id, "revoked")
+
     # --- messages ------------------------------------------------------------------------------
-    def publish(self, table_id: str, message: dict[str, Any]) -> None:
-        """Send a table's change to its replicas (in order, by one publisher)."""
-        self.send(table_channel(table_id), message)
+    def publish(self, table: Table, message: dict[str, Any]) -> None:
+        """Send a table's change to its replicas (in order, by one publisher), unless no
+        process follows it (a Redis publish costs this process more than applying an
+        action does)."""
+        if table.followed:
+            self.outbox.put_nowait((table_channel(table.id), orjson.dumps(message), table))
 
     def send(self, channel: str, message: dict[str, Any]) -> None:
-        self.outbox.put_nowait((channel, orjson.dumps(message)))
+        self.outbox.put_nowait((channel, orjson.dumps(message), None))
 
     async def _publisher(self) -> None:
         """Publish what waits in the outbox, in order, in one round trip per batch (on one
@@ -206,10 +317,14 @@ class Cluster:
                 batch.append(self.outbox.get_nowait())
             for attempt in range(3):
                 try:
+                    announced = self.announced
                     async with self.redis.pipeline(transaction=False) as pipe:
-                        for channel, data in batch:
+                        for channel, data, _table in batch:
                             pipe.publish(channel, data)
-                        await pipe.execute()
+                        heard = await pipe.execute()
+                    for (_channel, _data, table), count in zip(batch, heard, strict=True):
+                        if table is not None and count == 0 and announced == self.announced:
+                            table.followed = False  # until a replica announces itself
                     break
                 except Exception:
                     log.exception("publishing %d message(s) failed", len(batch))
@@ -235,7 +350,19 @@ class Cluster:
 
     async def _received(self, data: dict[str, Any]) -> None:
         kind = data.get("kind")
-        if kind == "call":
+        if kind == "to_bot":
+            link = self.room.bot_links.get(data["user_id"])
+            if link is not None:
+                link.push(data["text"])
+        elif kind == "bot_gone":
+            self.room.end_bot_link(data["user_id"], data["token_id"], data["code"])
+        elif kind == "follow":
+            table = self.room.tables.get(data["table"])
+            if table is not None and table.leased:
+                self.announced += 1
+                table.followed = True
+                table._publish({"kind": "table"})
+        elif kind == "call":
             self.room.spawn(self._answer(data))
         elif kind == "reply":
             future = self.calls.pop(data["id"], None)

@@ -6,6 +6,8 @@
 - :class:`AddressLimits`: per client address rate limits (moving windows from
   the ``limits`` library) on the calls that make the room store something new:
   creating tables and taking seats.  A refusal is 429 with ``Retry-After``.
+  With ``--redis`` the windows are kept in Redis, shared by every process of
+  the room.
 - :class:`WebAssets`: ``/static`` serves the browser client's assets and
   nothing else of the package (no Python source).
 
@@ -14,12 +16,13 @@ Every limit is listed in docs/protocol.md ("Limits").
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from typing import Any
 
 from limits import RateLimitItem, parse
-from limits.storage import MemoryStorage
+from limits.storage import MemoryStorage, RedisStorage
 from limits.strategies import MovingWindowRateLimiter
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
@@ -78,12 +81,22 @@ class BodyLimit:
         await self.app(scope, counted, send)
 
 
-class AddressLimits:
-    """Moving-window rate limits per client address, one per kind of call."""
+log = logging.getLogger("tripletopper.server")
 
-    def __init__(self, rates: dict[str, str]) -> None:
+
+class AddressLimits:
+    """Moving-window rate limits per client address, one per kind of call: this process's
+    own, or with ``redis_url`` the room's, counted in Redis by every process (a call of
+    well under a millisecond, made only by the limited calls; while Redis cannot be
+    reached, each process counts on its own)."""
+
+    def __init__(self, rates: dict[str, str], redis_url: str | None = None) -> None:
         self.items: dict[str, RateLimitItem] = {kind: parse(rate) for kind, rate in rates.items()}
-        self.limiter = MovingWindowRateLimiter(MemoryStorage())
+        self.local = MovingWindowRateLimiter(MemoryStorage())
+        self.shared = None
+        if redis_url is not None and self.items:
+            storage = RedisStorage(redis_url, key_prefix="tt:limits", socket_timeout=0.5)
+            self.shared = MovingWindowRateLimiter(storage)
 
     def hit(self, kind: str, address: str, who: str = "your address") -> None:
         """Count one call of ``kind`` from ``address`` (or any key, e.g. a name: ``who``
@@ -91,8 +104,15 @@ class AddressLimits:
         item = self.items.get(kind)
         if item is None:
             return
-        if not self.limiter.hit(item, kind, address):
-            reset = self.limiter.get_window_stats(item, kind, address).reset_time
+        limiter = self.shared or self.local
+        try:
+            allowed = limiter.hit(item, kind, address)
+        except Exception:  # Redis is down: count here rather than refuse everyone
+            log.warning("rate limits: Redis cannot be reached; counting in this process")
+            limiter = self.local
+            allowed = limiter.hit(item, kind, address)
+        if not allowed:
+            reset = limiter.get_window_stats(item, kind, address).reset_time
             wait = max(1, math.ceil(reset - time.time()))
             raise ClientError(
                 "rate_limited", f"too many requests from {who}: try again in {wait} s",

@@ -6,7 +6,9 @@ single ``INSERT .. ON CONFLICT DO UPDATE .. WHERE`` that succeeds only for a tab
 without a lease, with an expired one, or with the taker's own: the database runs
 concurrent takes one after the other, so two processes never both hold a lease.
 The owner renews all its leases every few seconds; a process that dies stops
-renewing, and once its leases expire other processes take its tables.
+renewing, and once its leases expire other processes take its tables.  An owner may
+also hand a lease it holds to another process (:func:`hand_over`, one conditional
+``UPDATE``): the lease changes hands without ever being free or held twice.
 """
 
 from __future__ import annotations
@@ -62,6 +64,18 @@ def release(conn: Connection, owner: str, table_ids: Iterable[str]) -> None:
     ids = list(table_ids)
     if ids:
         conn.execute(L.delete().where(and_(L.c.owner == owner, L.c.table_id.in_(ids))))
+
+
+def hand_over(conn: Connection, table_id: str, owner: str, to: str, ttl: float = TTL) -> bool:
+    """Give the lease ``owner`` holds (unexpired) to ``to``; False if ``owner`` did not hold it."""
+    now = db_now(conn)
+    statement = (
+        L.update()
+        .where(and_(L.c.table_id == table_id, L.c.owner == owner, L.c.expires >= now))
+        .values(owner=to, expires=now + ttl)
+        .returning(L.c.table_id)
+    )
+    return conn.execute(statement).first() is not None
 
 
 def owner_of(conn: Connection, table_id: str) -> str | None:

@@ -204,6 +204,9 @@ class Connection:
         if token is not None and (not isinstance(token, str) or len(token) > 200):
             raise ClientError("bad_token", "a token is a string")
         table = await self.room.get(self.table_id)
+        if not table.owner:  # the common case made local: the table moves to its people
+            await table.gather()
+            table = await self.room.get(self.table_id)
         standing = table.standing(token)
         if token and not any(value is not None for value in standing.values()):
             raise ClientError("bad_token", "that token holds no seat here; watching instead?")

@@ -10,6 +10,9 @@ asking again answers its progress, never a second computation.  The room takes
 on at most ``Settings.review_queue`` reviews at once (running or waiting), and
 refuses more (``busy``).  A finished review is stored with the game (the
 ``reviews`` table) and answered from there, or from a small in-memory cache.
+When the room runs as several processes (``--redis``), a review is claimed in Redis
+before it starts, so that two processes asked at once compute it once: the other
+answers ``waiting`` until the review is stored.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+import redis.asyncio as aioredis
+
 from tripletopper.record import Record
 from tripletopper.review import Review, decisions, default_iterations, ranked, review_decision
 from tripletopper.server import storage
@@ -38,6 +43,15 @@ Key = tuple[str, int]
 """A table's id and the reviewed seat."""
 CACHED = 64
 """Finished reviews kept in memory (the rest are read from the database)."""
+CLAIM_SECONDS = 900
+"""How long a process's claim to compute a review lasts (it is let go once the review
+is stored or has failed; a process that dies holds it this long)."""
+ELSEWHERE = encode({"status": "waiting", "done": 0, "total": None})
+"""The answer of a process while another computes the review."""
+
+
+def claim_key(key: Key) -> str:
+    return f"tt:review:{key[0]}:{key[1]}"
 
 
 @dataclass
@@ -59,9 +73,11 @@ def done_json(review: str) -> str:
 class Reviews:
     """The room's reviews: under way (with their progress), finished, and their workers."""
 
-    def __init__(self, db: Database, settings: Settings) -> None:
+    def __init__(self, db: Database, settings: Settings, redis_url: str | None = None) -> None:
         self.db = db
         self.settings = settings
+        self.shared = None if redis_url is None else aioredis.Redis.from_url(redis_url)
+        """Where the room's processes claim the reviews they compute (several processes)."""
         self.running: dict[Key, Progress] = {}
         self.failed: dict[Key, str] = {}
         self.cache: OrderedDict[Key, str] = OrderedDict()
@@ -83,7 +99,33 @@ class Reviews:
             return encode(answer), answer["status"]
         if key in self.failed:
             return encode({"status": "failed", "message": self.failed[key]}), "failed"
+        if self.shared is not None and await self._elsewhere(key):
+            return ELSEWHERE, "waiting"
         return None
+
+    async def _elsewhere(self, key: Key) -> bool:
+        """Another process computes this review (False if Redis cannot say)."""
+        assert self.shared is not None
+        try:
+            return bool(await self.shared.exists(claim_key(key)))
+        except Exception:
+            return False
+
+    async def _claim(self, key: Key) -> bool:
+        """This process may compute the review: no other claimed it (True if Redis cannot
+        be reached: better computed twice than never)."""
+        if self.shared is None:
+            return True
+        try:
+            return bool(await self.shared.set(claim_key(key), 1, nx=True, ex=CLAIM_SECONDS))
+        except Exception:
+            log.warning("reviews: Redis cannot be reached; computing without a claim")
+            return True
+
+    async def _let_go(self, key: Key) -> None:
+        if self.shared is not None:
+            with contextlib.suppress(Exception):
+                await self.shared.delete(claim_key(key))
 
     async def request(self, key: Key, record: Record) -> tuple[str, str]:
         """Start the review of ``key`` unless it is finished or under way; its answer."""
@@ -95,6 +137,10 @@ class Reviews:
                 "busy", "the room is reviewing many games now: try again in a minute",
                 retry_after=60,
             )  # fmt: skip
+        if not await self._claim(key):
+            return ELSEWHERE, "waiting"
+        if key in self.running:  # asked again here while claiming
+            return encode(self.running[key].to_json()), "waiting"
         self.failed.pop(key, None)
         progress = self.running[key] = Progress()
         task = asyncio.get_running_loop().create_task(self._compute(key, record, progress))
@@ -111,6 +157,9 @@ class Reviews:
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+        if self.shared is not None:
+            with contextlib.suppress(Exception):
+                await self.shared.aclose()
 
     # --- computing -------------------------------------------------------------------------
     async def _stored(self, key: Key) -> str | None:
@@ -176,3 +225,4 @@ class Reviews:
             self.failed[key] = "the review could not be computed: ask again"
         finally:
             self.running.pop(key, None)
+            await self._let_go(key)

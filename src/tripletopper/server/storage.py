@@ -212,6 +212,17 @@ def update_table(conn: Connection, table_id: str, **values: Any) -> None:
     conn.execute(t.update().where(t.c.id == table_id).values(**values))
 
 
+def set_rematch(conn: Connection, table_id: str, rematch: str, known: str | None) -> str | None:
+    """Record a game's rematch unless another was recorded since ``known`` (what the caller
+    saw): None if this one is, else the rematch recorded (two processes asked at once)."""
+    t = schema.tables
+    seen = t.c.rematch.is_(None) if known is None else t.c.rematch == known
+    done = conn.execute(t.update().where(t.c.id == table_id, seen).values(rematch=rematch))
+    if done.rowcount == 1:
+        return None
+    return conn.execute(select(t.c.rematch).where(t.c.id == table_id)).scalar()
+
+
 _INSERT_ACTION = schema.actions.insert()
 
 

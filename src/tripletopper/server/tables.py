@@ -32,7 +32,7 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
@@ -115,6 +115,10 @@ class ClientError(Exception):
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "error", "code": self.code, "message": self.message, **self.extra}
+
+
+class Moved(ClientError):
+    """A request for a table this process stopped running while the request waited."""
 
 
 class BotLink(Protocol):
@@ -309,8 +313,15 @@ class Table:
         """This process runs the table (always, on one process); else it holds a replica."""
         self.leased = False
         """This process holds the table's lease (the room runs as several processes)."""
+        self.followed = True
+        """Another process may follow the table (its owner publishes its changes)."""
         self.owner_name: str | None = None
         """A replica's idea of which process owns the table (None: look it up)."""
+        self._reads = self._shown = 0
+        """Reads of the stored table begun, and the latest begun of those shown (two reads
+        may end in either order)."""
+        self.asking = 0
+        """A replica's requests under way at the owner."""
         self._waiters: list[tuple[int, asyncio.Future[None]]] = []
         """A replica's forwarded actions, waiting for their update to arrive here."""
 
@@ -396,7 +407,7 @@ class Table:
         person (``user_id``) sits under their ``account``'s name, once per table."""
         if not self.owner:
             return str(await self._remote("take_seat", seat, name, user_id, account))
-        async with self.lock:
+        async with self._run():
             number = self._free_seat(seat)
             if self.row.rated and user_id is None:
                 raise ClientError("rated", "this table is rated: sign in to sit down")
@@ -426,7 +437,7 @@ class Table:
         their account; the seat, its name and its token stay as they are."""
         if not self.owner:
             return int(await self._remote("link_account", by, user_id))
-        async with self.lock:
+        async with self._run():
             seat = self.seat_of(by)
             if seat is None:
                 seat = self.held(by, BOT)
@@ -451,7 +462,7 @@ class Table:
         if not self.owner:
             seat, token = await self._remote("resume", user_id, session)
             return int(seat), str(token)
-        async with self.lock:
+        async with self._run():
             info = next(
                 (i for i in self.row.seats.values() if i.user_id == user_id and not i.bot_account),
                 None,
@@ -481,7 +492,7 @@ class Table:
         if not self.owner:
             await self._remote("sign_out_devices", user_id, session)
             return
-        async with self.lock:
+        async with self._run():
             changed = False
             for seat, info in list(self.row.seats.items()):
                 kept = keep_devices(info.device_keys, session)
@@ -501,7 +512,7 @@ class Table:
         if not self.owner:
             await self._remote("forget_account", user_id, name)
             return
-        async with self.lock:
+        async with self._run():
             mine = {s for s, info in self.row.seats.items() if info.user_id == user_id}
             if not mine:
                 return
@@ -521,7 +532,7 @@ class Table:
         if not self.owner:
             await self._remote("add_bot", seat, spec, by)
             return
-        async with self.lock:
+        async with self._run():
             self.require_seat(by)
             number = self._free_seat(seat)
             name = self._check_bot(spec)
@@ -540,7 +551,7 @@ class Table:
         token to send it.  It plays through the websocket like a person."""
         if not self.owner:
             return str(await self._remote("seat_bot_account", seat, by, user_id, name))
-        async with self.lock:
+        async with self._run():
             self.require_seat(by)
             return await self._seat_person(self._free_seat(seat), name, user_id, True)
 
@@ -561,7 +572,7 @@ class Table:
         if not self.owner:
             await self._remote("leave", seat, by)
             return
-        async with self.lock:
+        async with self._run():
             holder = self.require_seat(by)
             if not isinstance(seat, int) or seat not in self.row.seats:
                 raise ClientError("bad_seat", "nobody sits there")
@@ -601,7 +612,7 @@ class Table:
         if not self.owner:
             await self._remote("take_back", seat, by)
             return
-        async with self.lock:
+        async with self._run():
             if not isinstance(seat, int) or isinstance(seat, bool):
                 raise ClientError("bad_seat", "a seat is a number")
             if self.seat_of(by) == seat:
@@ -651,7 +662,7 @@ class Table:
         if not self.owner:
             await self._remote("start", by)
             return
-        async with self.lock:
+        async with self._run():
             self.require_seat(by)
             if self.row.status != OPEN:
                 raise ClientError("not_open", "the game has already started")
@@ -695,7 +706,7 @@ class Table:
         if not self.owner:
             await self._remote("accept", by)
             return
-        async with self.lock:
+        async with self._run():
             if self.seat_of(by) is not None:
                 return
             seat = self.held(by, INVITED)
@@ -725,7 +736,7 @@ class Table:
         if not self.owner:
             await self._remote("decline", by)
             return
-        async with self.lock:
+        async with self._run():
             seat = self.held(by, INVITED)
             if seat is None:
                 raise ClientError("not_seated", "no seat of this rematch waits for your answer")
@@ -740,7 +751,7 @@ class Table:
         if not self.owner:
             seat, token = await self._remote("answer_as_bot_account", user_id, accept)
             return int(seat), None if token is None else str(token)
-        async with self.lock:
+        async with self._run():
             info = next(
                 (i for i in self.row.seats.values()
                  if i.kind == INVITED and i.bot_account and i.user_id == user_id),
@@ -894,11 +905,14 @@ class Table:
     # --- the authoritative path ----------------------------------------------------------------
     async def act(self, seat: int, wire: object, version: object) -> None:
         """Apply one action for ``seat`` (``TABLE`` for the table) seen at ``version``."""
-        if not self.owner:
-            await self._remote("act", seat, wire, version)
-            return
-        async with self.lock:
-            await self._act_locked(seat, wire, version)
+        if self.owner:
+            try:
+                async with self._run():
+                    await self._act_locked(seat, wire, version)
+                return
+            except Moved:
+                pass  # handed over while it waited: its new owner applies it
+        await self._remote("act", seat, wire, version)
 
     async def _act_locked(
         self, seat: int, wire: object, version: object, by_clock: bool = False
@@ -1309,7 +1323,7 @@ class Table:
         if not self.owner:
             await self._remote("say", seat, address, text)
             return
-        async with self.lock:
+        async with self._run():
             total, by_spectators = self.chat_counts
             if total >= MAX_CHAT_LINES:
                 raise ClientError("chat_full", f"this table's chat is full ({total} lines)")
@@ -1348,21 +1362,35 @@ class Table:
         return encode({"type": "chat", "lines": [line.to_json() for line in self.chat]})
 
     # --- the room on several processes ---------------------------------------------------------
+    @contextlib.asynccontextmanager
+    async def _run(self) -> AsyncIterator[None]:
+        """The table's lock, to change the table as its owner: a request that waited for it
+        while the table was handed over to another process is refused (:class:`Moved`)
+        and changes nothing."""
+        async with self.lock:
+            if not self.owner:
+                raise Moved("storage", "this table has just moved to another server: try again")
+            yield
+
     def _publish(self, message: dict[str, Any]) -> None:
         """Tell the table's replicas in other processes what changed (its owner only)."""
         cluster = self.room.cluster
         if self.leased and cluster is not None:
-            cluster.publish(self.id, {"table": self.id, **message})
+            cluster.publish(self, {"table": self.id, **message})
 
     async def _remote(self, method: str, *args: Any) -> Any:
         """A replica's request, run by the table's owner; back here once this replica shows
         its outcome (an action's update, or the table as stored)."""
         cluster = self.room.cluster
         assert cluster is not None
-        value = await cluster.call(self, method, list(args))
+        self.asking += 1
+        try:
+            value = await cluster.call(self, method, list(args))
+        finally:
+            self.asking -= 1
         if self.owner:  # the owner was gone: this process took the table and ran it here
             return value
-        if method == "act":
+        if method == "act" and not self.closed:
             await self._reach(int(value))
         else:
             await self.refresh()
@@ -1418,9 +1446,14 @@ class Table:
     async def refresh(self) -> None:
         """Rebuild the table from the database (a replica catching up, or a process
         taking the table over) and show its clients what changed."""
+        self._reads += 1
+        read = self._reads
         row = await self.room.db.run(partial(storage.load_table, table_id=self.id))
         if row is None or (not self.owner and len(row.actions) < self.version):
             return  # read before the last update this replica applied: nothing new
+        if read < self._shown:
+            return  # a read begun later (so newer) is shown already
+        self._shown = read
         before, status = self.version, self.row.status
         self._cancel_clock()
         self.row = row
@@ -1437,11 +1470,51 @@ class Table:
                 client.push(self.snapshot_text(client.seat, before))
         self._wake()
 
+    async def hand_over(self, to: str) -> bool:
+        """Give this table to process ``to`` (which holds connections to it) if no client is
+        connected to it here: the lease changes hands in the database once nothing is being
+        applied or stored, and this process forgets the table (the new owner runs it from its
+        stored actions).  False, and nothing changes, if a client is here."""
+        cluster = self.room.cluster
+        if cluster is None or to == cluster.name:
+            return True  # already run where it is asked for
+        async with self.lock:
+            if self.clients or not self.leased or self.closed:
+                return False
+            moved = partial(leases.hand_over, table_id=self.id, owner=cluster.name, to=to)
+            if not await self.room.db.run(moved):
+                return False
+            self.owner = self.leased = False
+            self.room.forget(self)
+        log.info("table %s: handed over to %s, which holds its connections", self.id, to)
+        return True
+
+    async def gather(self) -> None:
+        """A replica about to serve a connection asks the owner to hand the table over to
+        this process (it does if no connection is its own), so that a table whose
+        connections are all here runs here alone, without messages between processes."""
+        cluster = self.room.cluster
+        if self.owner or self.closed or cluster is None or self.row.status in OVER:
+            return
+        try:
+            given = await cluster.call(self, "hand_over", [cluster.name])
+        except ClientError:
+            return  # the owner is busy or being replaced: stay a replica
+        if given and not self.owner:
+            await self.become_owner()
+            cluster.unfollow(self.id)
+
+    def idle(self) -> bool:
+        """A replica that nothing here needs: no client, no request under way."""
+        return not self.owner and not self.clients and not self._waiters and not self.asking
+
     async def become_owner(self) -> None:
-        """This process took the table's lease: run it from its stored actions."""
-        self.owner = self.leased = True
-        self.owner_name = None
-        await self.refresh()
+        """This process took the table's lease: run it from its stored actions (under the
+        lock: an action taken meanwhile would apply to the replica's state and be lost)."""
+        async with self.lock:
+            self.owner = self.leased = True
+            self.owner_name = None
+            await self.refresh()
 
     async def become_replica(self) -> None:
         """Another process took the table's lease: follow it."""
@@ -1486,11 +1559,47 @@ class Room:
         """This process's part in a room run as several (None: the room is this process)."""
 
     def bot_left(self, user_id: int, token_id: int | None = None) -> None:
-        """Close a bot account's connection (only the one of ``token_id``, if given)."""
+        """Close a bot account's connection (only the one of ``token_id``, if given), at
+        whichever process it is."""
+        self.end_bot_link(user_id, token_id, "revoked")
+        if self.cluster is not None:
+            self.spawn(self.cluster.bot_gone(user_id, token_id))
+
+    def end_bot_link(self, user_id: int, token_id: int | None, code: str) -> None:
+        """Close this process's connection of a bot account (``code``: revoked or replaced)."""
         link = self.bot_links.get(user_id)
         if link is not None and token_id in (None, link.token_id):
             del self.bot_links[user_id]
-            link.end("revoked", "this bot's token was revoked or its account deleted")
+            if code == "replaced":
+                link.end("replaced", "this bot connected again elsewhere")
+            else:
+                link.end("revoked", "this bot's token was revoked or its account deleted")
+            self.table_changed()
+            if self.cluster is not None:
+                self.spawn(self.cluster.bot_offline(user_id))
+
+    async def bots_online(self) -> dict[int, str]:
+        """The bot accounts connected to the room (at any of its processes): user id -> name."""
+        here = {user_id: link.name for user_id, link in self.bot_links.items()}
+        if self.cluster is None:
+            return here
+        try:
+            found = await self.cluster.bots_online()
+        except Exception:
+            log.exception("the bot accounts online at other processes cannot be read")
+            return here
+        return {user_id: name for user_id, (_process, name) in found.items()} | here
+
+    async def push_to_bot(self, user_id: int, text: str) -> None:
+        """Send a bot account's ``/ws/bot`` a message, at whichever process it is connected
+        (nothing if it is connected nowhere)."""
+        link = self.bot_links.get(user_id)
+        if link is not None:
+            link.push(text)
+        elif self.cluster is not None:
+            found = (await self.cluster.bots_online()).get(user_id)
+            if found is not None:
+                self.cluster.to_bot(found[0], user_id, text)
 
     def table_changed(self) -> None:
         for watcher in self.watchers:
@@ -1695,7 +1804,7 @@ class Room:
         the game to a bot are not asked: their bots play on."""
         if not table.owner and self.cluster is not None:
             return await self.get(await self.cluster.call(table, "rematch", [by]))
-        async with table.lock:
+        async with table._run():
             finished = table.row.status == FINISHED
             asked = await self._rematch_of(table) if finished else None
             if table.seat_of(by) is None and (asked is None or table.held(by, BOT) is not None):
@@ -1722,7 +1831,18 @@ class Room:
                 on_timeout=row.on_timeout, hints=row.hints, seats=seats, rematch_of=row.id,
                 rated=row.rated,
             )  # fmt: skip
-            await self.db.run(partial(storage.update_table, table_id=row.id, rematch=new.id))
+            record = partial(
+                storage.set_rematch, table_id=row.id, rematch=new.id, known=row.rematch
+            )
+            other = await self.db.run(record)
+            if other is not None:  # another process made one meanwhile: that is the rematch
+                await self.db.run(partial(storage.update_table, table_id=new.id, status=EXPIRED))
+                self.forget(new)
+                row.rematch = other
+                table._broadcast_table()
+                asked = await self.get(other)
+                await asked.accept(by)
+                return asked
             row.rematch = new.id
             wait = self.settings.rematch_wait
             table.notify({"type": "rematch", "table": new.id, "by": seat, "wait": wait})
@@ -1737,16 +1857,16 @@ class Room:
 
     def _offer_bot_accounts(self, new: Table, wait: float) -> None:
         """Tell each connected bot account offered a seat of the rematch ``new`` (on its
-        ``/ws/bot``: its game's connection may be closed by now); one not connected here
-        is not asked, and a bot takes its seat when the wait is over."""
+        ``/ws/bot``, at whichever process it is connected: its game's connection may be
+        closed by now); one not connected is not asked, and a bot takes its seat when the
+        wait is over."""
         for info in new.row.seats.values():
-            link = self.bot_links.get(info.user_id) if info.user_id is not None else None
-            if info.kind == INVITED and info.bot_account and link is not None:
-                link.push(encode({
+            if info.kind == INVITED and info.bot_account and info.user_id is not None:
+                self.spawn(self.push_to_bot(info.user_id, encode({
                     "type": "rematch", "table": new.id, "of": new.row.rematch_of,
                     "seat": info.seat, "game": new.row.game, "players": new.row.players,
                     "wait": wait,
-                }))  # fmt: skip
+                })))  # fmt: skip
 
     async def _rematch_of(self, table: Table) -> Table | None:
         """The rematch asked for at ``table``, unless none was or it expired (nobody at it)."""
@@ -1790,11 +1910,21 @@ class Room:
             loop = asyncio.get_running_loop()
             loop.call_later(self.settings.keep_finished, self._evict, table_id)
             return
+        self.forget(table)
+
+    def forget(self, table: Table) -> None:
+        """Drop a table from memory (it stays stored), with its lease or its replica's
+        subscription."""
         table.close()
-        del self.tables[table_id]
-        if self.cluster is not None:
-            self.spawn(self.cluster.release(table_id) if table.leased else
-                       self.cluster.unfollow(table_id))  # fmt: skip
+        if self.tables.get(table.id) is not table:
+            return  # already replaced by a newer copy, which keeps the lease or subscription
+        del self.tables[table.id]
+        if self.cluster is None:
+            return
+        if table.leased:
+            self.spawn(self.cluster.release(table.id))
+        else:
+            self.cluster.unfollow(table.id)
 
     async def lobby(self) -> list[dict[str, Any]]:
         rows = await self.db.run(partial(storage.list_tables, statuses=(OPEN, PLAYING)))
