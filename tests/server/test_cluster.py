@@ -633,3 +633,37 @@ def test_a_bot_account_connected_to_one_process_is_online_and_invited_from_the_o
         time.sleep(0.05)
     assert ann.get("/api/bots/online").json()["bots"] == []
     ann.close()
+
+
+def test_a_bot_account_connected_to_the_other_process_is_offered_its_rematch(two_processes):
+    """The table runs on process one; the bot account is connected to process two: it is
+    offered its seat of the rematch there, accepts, and sits at the rematch."""
+    from tests.server.test_bot_accounts import bot_with_token, person
+    from tests.server.test_bot_rematch import ask_rematch, online, open_with_bot, play, seat_of
+    from tripletopper.server.botclient import run
+
+    bases, _processes = two_processes
+    ann, csrf = person(bases[0], "Ann")
+    token = bot_with_token(ann, csrf, "Deep Thought")
+    said: list[str] = []
+
+    async def main() -> str:
+        bot = asyncio.create_task(run(bases[1], token, "random", say=said.append))
+        try:
+            await online(ann, "Deep Thought")
+            first, mine = open_with_bot(ann, csrf, "Deep Thought")
+            await play(bases[0], first, mine, 1)
+            new = ask_rematch(ann, csrf, first, mine)
+            for _ in range(400):  # the bot accepts at once: nobody waits for the timer
+                if seat_of(ann, new, 1)["status"] == "playing":
+                    break
+                await asyncio.sleep(0.05)
+            return new
+        finally:
+            bot.cancel()
+
+    new = asyncio.run(main())
+    assert seat_of(ann, new, 1)["status"] == "playing"
+    assert seat_of(ann, new, 1)["name"] == "Deep Thought"
+    assert any(line.startswith("accept the rematch") for line in said), said
+    ann.close()
