@@ -24,7 +24,7 @@ from functools import lru_cache
 from typing import Any, cast
 
 from tripletopper.bots.base import Bot, Playout, SampledView, SeatView
-from tripletopper.bots.ismcts import SearchSpec, standings_by, within_plies
+from tripletopper.bots.ismcts import SearchSpec, standings_by
 from tripletopper.bots.levels import searching, sloppy
 from tripletopper.cards.three_up import CLEAR, RANK, RANK_NAMES, THREE_UP, TOP_RANK, deck_cards
 from tripletopper.engine import Action, Game, State
@@ -184,9 +184,39 @@ def cards_left(state: State) -> list[int]:
     ]
 
 
+standings = standings_by(cards_left, lambda players: 6.0)
+
+ENDGAME_PLIES = 120
+"""Once the stock is gone a playout runs to the end of the game, or this many plies."""
+
+
+def _endgame(root: State) -> bool:
+    return cast(ThreeUpThreeDownState, root).stock.size == 0
+
+
+def horizon(root: State, current: State) -> bool:
+    """Thirty plies while there is a stock; in the endgame, the end of the game."""
+    plies = current.version - root.version
+    return plies >= (ENDGAME_PLIES if _endgame(root) else 30)
+
+
+def evaluate(root: State, leaf: State) -> list[float]:
+    """Places by cards left (``standings``), where the stock is left; in the endgame,
+    a playout that has not finished goes round in circles and is worth nothing to
+    anyone, less than a loss.
+
+    Counted by cards left at a horizon, a circle (the same pile passed back and forth
+    by two players who cannot beat each other's cards) looked better than the lines
+    that finish with a loss in some of the sampled worlds, so the search chose it, and
+    two bots could play the same circle for hundreds of turns (issue 15)."""
+    if _endgame(root) and not leaf.is_terminal():
+        return [0.0] * leaf.game.players
+    return standings(root, leaf)
+
+
 SEARCH = SearchSpec(
-    evaluate=standings_by(cards_left, lambda players: 6.0),
-    horizon=within_plies(30),
+    evaluate=evaluate,
+    horizon=horizon,
     playout_bot=ThreeUpPlayout,
     paired=12,
 )
