@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from tripletopper.bots import LEVEL_ORDER, SeatView, bot_names, make_bot
 from tripletopper.bots.three_up_three_down import evaluate, standings
 from tripletopper.engine import Rng
-from tripletopper.games.three_up_three_down import ThreeUpThreeDown
+from tripletopper.games.three_up_three_down import ThreeUpThreeDown, ThreeUpThreeDownState
 from tripletopper.runner import play_game, simulate
 
 from .helpers import arranged, stacked
@@ -139,3 +139,28 @@ def test_hard_bot_plays_out_a_won_endgame_instead_of_going_round_in_circles():
     end = play_game(state.game, bots, 0, state=state)
     assert end.turns < 40
     assert end.results().winners == (0,)
+
+
+def circle() -> ThreeUpThreeDownState:
+    """Two hard bots passed this pile back and forth until the turn limit (issue 15):
+    each plays its highest card so that the other picks up, expecting its playouts'
+    weaker reply."""
+    state = arranged(2, hands={0: "6 8 9", 1: "1 2 8"}, up={1: "5 6 6"},
+                     down={0: "8 C+2", 1: "4 4 8"}, turn=1)  # fmt: skip
+    for seat in range(2):
+        state.known[seat] = set(state.hands[seat])  # picked up: everyone saw them
+    return state
+
+
+def test_hard_bot_varies_its_move_when_play_comes_back_round_to_a_position():
+    state = circle()
+    bot = make_bot("hard", state.game, 1, 0)
+    moves = [bot.choose(SeatView(state, 1)) for _ in range(3)]
+    assert sorted(moves) == sorted(state.legal_actions(1))  # each move once
+
+
+def test_two_hard_bots_do_not_go_round_in_circles():
+    state = circle()
+    bots = [make_bot("hard", state.game, seat, seat) for seat in range(2)]
+    end = play_game(state.game, bots, 0, state=state)
+    assert end.turns < 100

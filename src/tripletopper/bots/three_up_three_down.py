@@ -20,6 +20,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Hashable
 from functools import lru_cache
 from typing import Any, cast
 
@@ -214,6 +216,44 @@ def evaluate(root: State, leaf: State) -> list[float]:
     return standings(root, leaf)
 
 
+def _position(obs: dict[str, Any]) -> Hashable:
+    """What a seat sees of a position, but the turn count: equal when play went round."""
+    seats = tuple(
+        (info["hand_size"], tuple(info["up"] or ()), info["down"], tuple(sorted(info["known"])))
+        for info in obs["seats"]
+    )
+    return (
+        tuple(obs["pile"]), tuple(sorted(obs["hand"])), seats, obs["stock_size"],
+        len(obs["cleared"]), obs["extra_plays"], obs["may_draw"],
+    )  # fmt: skip
+
+
+def unrepeating(inner: type[Bot]) -> type[Bot]:
+    """``inner``, but back at a position it has played before it plays the move it has
+    played least often there: two searching bots each making the other pick up, each
+    expecting a weaker reply (its playouts), can pass one pile back and forth for ever
+    (issue 15); varying the move breaks the circle."""
+
+    class Unrepeating(inner):  # type: ignore[valid-type, misc]
+        def __init__(self, game: Game, seat: int, seed: int = 0, **params: Any) -> None:
+            super().__init__(game, seat, seed, **params)
+            self.played: dict[Hashable, Counter[Action]] = {}
+
+        def choose(self, view: SeatView) -> Action | None:
+            action: Action | None = super().choose(view)
+            obs = view.observation()
+            if action is None or obs["phase"] == CHOOSE:
+                return action
+            played = self.played.setdefault(_position(obs), Counter())
+            if played[action]:
+                last = action
+                action = min(view.legal_actions(), key=lambda a: (played[a], a != last))
+            played[action] += 1
+            return action
+
+    return Unrepeating
+
+
 SEARCH = SearchSpec(
     evaluate=evaluate,
     horizon=horizon,
@@ -224,19 +264,23 @@ SEARCH = SearchSpec(
 LEVELS: dict[str, type[Bot]] = {
     "easy": sloppy(ThreeUpHeuristic, 0.25, "the heuristic, with a wrong move one time in four"),
     "medium": ThreeUpHeuristic,
-    "hard": searching(
-        SEARCH,
-        ThreeUpHeuristic,
-        800,
-        0.0,
-        "ISMCTS, 800 playouts per decision, moves compared on the same worlds",
+    "hard": unrepeating(
+        searching(
+            SEARCH,
+            ThreeUpHeuristic,
+            800,
+            0.0,
+            "ISMCTS, 800 playouts per decision, moves compared on the same worlds",
+        )
     ),
-    "expert": searching(
-        SEARCH,
-        ThreeUpHeuristic,
-        2400,
-        0.0,
-        "ISMCTS, 2400 playouts per decision, moves compared on the same worlds",
+    "expert": unrepeating(
+        searching(
+            SEARCH,
+            ThreeUpHeuristic,
+            2400,
+            0.0,
+            "ISMCTS, 2400 playouts per decision, moves compared on the same worlds",
+        )
     ),
 }
 """The difficulty levels of 3UP 3DOWN (see ``docs/bots.md`` for how they compare)."""
