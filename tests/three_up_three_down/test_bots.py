@@ -1,12 +1,14 @@
 """3UP 3DOWN bots: legal, deterministic, fair (observation only) and sensible."""
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tripletopper.bots import LEVEL_ORDER, SeatView, bot_names, make_bot
+from tripletopper.bots.three_up_three_down import evaluate, standings
 from tripletopper.engine import Rng
-from tripletopper.games.three_up_three_down import ThreeUpThreeDown
-from tripletopper.runner import simulate
+from tripletopper.games.three_up_three_down import ThreeUpThreeDown, ThreeUpThreeDownState
+from tripletopper.runner import play_game, simulate
 
 from .helpers import arranged, stacked
 
@@ -109,3 +111,56 @@ def test_random_bot_is_deterministic_by_seed():
     for run in runs:
         del run["seconds"], run["actions_per_second"]
     assert runs[0] == runs[1]
+
+
+def test_search_counts_an_endgame_playout_that_does_not_finish_as_worth_nothing():
+    """Issue 15: by cards left at a horizon, a pile passed back and forth looked better
+    than lines that finish, sometimes with a loss; now only finishing counts."""
+    endgame = arranged(2, hands={0: "7", 1: "2 5 5 10 10"}, up={0: "9 9"}, down={0: "6", 1: "7"})
+    assert evaluate(endgame, endgame.clone()) == [0.0, 0.0]  # unfinished: worse than a loss
+    assert standings(endgame, endgame.clone())[0] == pytest.approx(0.925)  # it used to lead
+    won = arranged(2, hands={1: "2 5"}, down={0: "9", 1: "7"})
+    root = won.clone()
+    won.apply_text("flip")
+    assert won.is_terminal()
+    assert evaluate(root, won) == pytest.approx([0.9375, 0.075])  # a win, by one card
+    # With a stock left the horizon still cuts playouts short and cards left count.
+    midgame = arranged(2, hands={0: "7", 1: "2 5 5"}, stock="3 4")
+    assert evaluate(midgame, midgame.clone()) == standings(midgame, midgame.clone())
+
+
+def test_hard_bot_plays_out_a_won_endgame_instead_of_going_round_in_circles():
+    """Issue 15: from here the old search played 10 10 (the medium bot picks up, the
+    hard bot later picks its 10s back up ...) for 179 to 1031 turns; it now finishes."""
+    state = arranged(2, hands={0: "7 10 10", 1: "5 5"}, up={0: "9 9"},
+                     down={0: "6 2 C", 1: "7 C"}, pile="2")  # fmt: skip
+    state.known[1] = set(state.hands[1])  # picked up: everyone saw them
+    bots = [make_bot("hard", state.game, 0, 0), make_bot("medium", state.game, 1, 0)]
+    end = play_game(state.game, bots, 0, state=state)
+    assert end.turns < 40
+    assert end.results().winners == (0,)
+
+
+def circle() -> ThreeUpThreeDownState:
+    """Two hard bots passed this pile back and forth until the turn limit (issue 15):
+    each plays its highest card so that the other picks up, expecting its playouts'
+    weaker reply."""
+    state = arranged(2, hands={0: "6 8 9", 1: "1 2 8"}, up={1: "5 6 6"},
+                     down={0: "8 C+2", 1: "4 4 8"}, turn=1)  # fmt: skip
+    for seat in range(2):
+        state.known[seat] = set(state.hands[seat])  # picked up: everyone saw them
+    return state
+
+
+def test_hard_bot_varies_its_move_when_play_comes_back_round_to_a_position():
+    state = circle()
+    bot = make_bot("hard", state.game, 1, 0)
+    moves = [bot.choose(SeatView(state, 1)) for _ in range(3)]
+    assert sorted(moves) == sorted(state.legal_actions(1))  # each move once
+
+
+def test_two_hard_bots_do_not_go_round_in_circles():
+    state = circle()
+    bots = [make_bot("hard", state.game, seat, seat) for seat in range(2)]
+    end = play_game(state.game, bots, 0, state=state)
+    assert end.turns < 100

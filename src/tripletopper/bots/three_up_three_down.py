@@ -20,11 +20,13 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Hashable
 from functools import lru_cache
 from typing import Any, cast
 
 from tripletopper.bots.base import Bot, Playout, SampledView, SeatView
-from tripletopper.bots.ismcts import SearchSpec, standings_by, within_plies
+from tripletopper.bots.ismcts import SearchSpec, standings_by
 from tripletopper.bots.levels import searching, sloppy
 from tripletopper.cards.three_up import CLEAR, RANK, RANK_NAMES, THREE_UP, TOP_RANK, deck_cards
 from tripletopper.engine import Action, Game, State
@@ -184,9 +186,77 @@ def cards_left(state: State) -> list[int]:
     ]
 
 
+standings = standings_by(cards_left, lambda players: 6.0)
+
+ENDGAME_PLIES = 120
+"""Once the stock is gone a playout runs to the end of the game, or this many plies."""
+
+
+def _endgame(root: State) -> bool:
+    return cast(ThreeUpThreeDownState, root).stock.size == 0
+
+
+def horizon(root: State, current: State) -> bool:
+    """Thirty plies while there is a stock; in the endgame, the end of the game."""
+    plies = current.version - root.version
+    return plies >= (ENDGAME_PLIES if _endgame(root) else 30)
+
+
+def evaluate(root: State, leaf: State) -> list[float]:
+    """Places by cards left (``standings``), where the stock is left; in the endgame,
+    a playout that has not finished goes round in circles and is worth nothing to
+    anyone, less than a loss.
+
+    Counted by cards left at a horizon, a circle (the same pile passed back and forth
+    by two players who cannot beat each other's cards) looked better than the lines
+    that finish with a loss in some of the sampled worlds, so the search chose it, and
+    two bots could play the same circle for hundreds of turns (issue 15)."""
+    if _endgame(root) and not leaf.is_terminal():
+        return [0.0] * leaf.game.players
+    return standings(root, leaf)
+
+
+def _position(obs: dict[str, Any]) -> Hashable:
+    """What a seat sees of a position, but the turn count: equal when play went round."""
+    seats = tuple(
+        (info["hand_size"], tuple(info["up"] or ()), info["down"], tuple(sorted(info["known"])))
+        for info in obs["seats"]
+    )
+    return (
+        tuple(obs["pile"]), tuple(sorted(obs["hand"])), seats, obs["stock_size"],
+        len(obs["cleared"]), obs["extra_plays"], obs["may_draw"],
+    )  # fmt: skip
+
+
+def unrepeating(inner: type[Bot]) -> type[Bot]:
+    """``inner``, but back at a position it has played before it plays the move it has
+    played least often there: two searching bots each making the other pick up, each
+    expecting a weaker reply (its playouts), can pass one pile back and forth for ever
+    (issue 15); varying the move breaks the circle."""
+
+    class Unrepeating(inner):  # type: ignore[valid-type, misc]
+        def __init__(self, game: Game, seat: int, seed: int = 0, **params: Any) -> None:
+            super().__init__(game, seat, seed, **params)
+            self.played: dict[Hashable, Counter[Action]] = {}
+
+        def choose(self, view: SeatView) -> Action | None:
+            action: Action | None = super().choose(view)
+            obs = view.observation()
+            if action is None or obs["phase"] == CHOOSE:
+                return action
+            played = self.played.setdefault(_position(obs), Counter())
+            if played[action]:
+                last = action
+                action = min(view.legal_actions(), key=lambda a: (played[a], a != last))
+            played[action] += 1
+            return action
+
+    return Unrepeating
+
+
 SEARCH = SearchSpec(
-    evaluate=standings_by(cards_left, lambda players: 6.0),
-    horizon=within_plies(30),
+    evaluate=evaluate,
+    horizon=horizon,
     playout_bot=ThreeUpPlayout,
     paired=12,
 )
@@ -194,19 +264,23 @@ SEARCH = SearchSpec(
 LEVELS: dict[str, type[Bot]] = {
     "easy": sloppy(ThreeUpHeuristic, 0.25, "the heuristic, with a wrong move one time in four"),
     "medium": ThreeUpHeuristic,
-    "hard": searching(
-        SEARCH,
-        ThreeUpHeuristic,
-        800,
-        0.0,
-        "ISMCTS, 800 playouts per decision, moves compared on the same worlds",
+    "hard": unrepeating(
+        searching(
+            SEARCH,
+            ThreeUpHeuristic,
+            800,
+            0.0,
+            "ISMCTS, 800 playouts per decision, moves compared on the same worlds",
+        )
     ),
-    "expert": searching(
-        SEARCH,
-        ThreeUpHeuristic,
-        2400,
-        0.0,
-        "ISMCTS, 2400 playouts per decision, moves compared on the same worlds",
+    "expert": unrepeating(
+        searching(
+            SEARCH,
+            ThreeUpHeuristic,
+            2400,
+            0.0,
+            "ISMCTS, 2400 playouts per decision, moves compared on the same worlds",
+        )
     ),
 }
 """The difficulty levels of 3UP 3DOWN (see ``docs/bots.md`` for how they compare)."""
