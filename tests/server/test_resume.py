@@ -121,6 +121,17 @@ def test_resuming_again_adds_a_device_and_drops_the_oldest_beyond_the_cap(client
     assert seats == [0, None, 0]  # the seat's own token is never dropped
 
 
+def test_resuming_is_rate_limited_per_address_and_a_refused_one_adds_no_device(tmp_path):
+    with make_client(tmp_path, rates={"seat": "2/minute"}) as client:
+        table_id, _first, _ = ann_at_a_table(client, start=False)  # its bots took the 2
+        before = stored_keys(client, table_id)
+        _cookie, phone = sign_in(client)
+        r = client.post(f"/api/tables/{table_id}/resume", headers=csrf(phone))
+        assert r.status_code == 429 and r.json()["code"] == "rate_limited"
+        assert "Retry-After" in r.headers
+        assert stored_keys(client, table_id) == before
+
+
 def refused(client, table_id: str, headers: dict[str, str], status: int, code: str) -> str:
     before = stored_keys(client, table_id)
     message = error(client.post(f"/api/tables/{table_id}/resume", headers=headers), status, code)
