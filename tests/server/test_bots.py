@@ -259,6 +259,47 @@ def test_a_forgetful_bot_keeps_its_memory_across_decisions_in_worker_processes()
     assert asyncio.run(main()) >= 4  # it remembered positions seen over many decisions
 
 
+HOARD = 1 << 20
+"""Bytes a :class:`Hoarder` keeps: far more than a pipe holds, so its replies arrive in pieces."""
+
+
+class Hoarder(RandomBot):
+    """A random bot with a big memory, which travels back with every decision."""
+
+    def choose(self, view: SeatView) -> Action:
+        self.hoard = bytes(HOARD)
+        return super().choose(view)
+
+
+@pytest.mark.parametrize("loop", ["asyncio", "uvloop"])
+def test_replies_bigger_than_a_pipe_arrive_whole_whatever_the_servers_event_loop(loop):
+    # uvloop (the loop `tripletopper serve` runs on) makes the descriptors it watches
+    # non-blocking: a reply read whole as soon as it began to arrive failed, the worker
+    # was replaced and the default bot moved instead.
+    import uvloop
+
+    game = make_game("thirty-one", 2)
+
+    async def main() -> int:
+        pool = BotPool(1)
+        try:
+            state = game.new_state(1)
+            for n in range(6):
+                seat = state.to_act()[0]
+                job = Job(Hoarder(game, seat, n), SeatView(state.clone(), seat), [], False, n)
+                decision = await pool.decide("table", job)
+                assert isinstance(decision.bot, Hoarder), "the default bot decided"
+                assert len(decision.bot.hoard) == HOARD
+                assert decision.action is not None
+                state.apply(decision.action, seat)
+            return pool.replaced
+        finally:
+            pool.close()
+
+    run = uvloop.run if loop == "uvloop" else asyncio.run
+    assert run(main()) == 0
+
+
 def test_a_tables_forgetful_bots_remember_what_they_saw_in_earlier_decisions(tmp_path):
     async def main() -> int:
         async with open_room(tmp_path) as room:

@@ -20,6 +20,14 @@ bot is told most of what is left when a worker takes it up (``Bot.time_budget``,
 a search stops in time).  Past the deadline the seat plays the game's default bot's
 move (its ``medium`` level, a heuristic computed on the spot), the late answer is
 dropped, and a worker still busy a whole deadline later is terminated and replaced.
+
+Pipes: jobs go out on a pipe the event loop never watches (written whole, the worker
+being idle and reading), and replies come back on another that the loop watches and
+that is read without blocking, reassembling each reply from what has arrived.  The
+loop cannot be trusted with a blocking read: uvloop (which ``uvicorn[standard]``
+brings) makes every descriptor it watches non-blocking, and a reply over 16 kB
+arrives in two writes, so reading it whole when it starts to arrive failed at random
+and handed the move to the default bot.
 """
 
 from __future__ import annotations
@@ -32,6 +40,7 @@ import multiprocessing
 import os
 import pickle
 import signal
+import struct
 from collections import deque
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
@@ -181,13 +190,13 @@ def loads(data: bytes, games: dict[Any, Game]) -> Any:
     return _Unpickler(data, games).load()
 
 
-def _serve(conn: Connection) -> None:
+def _serve(jobs: Connection, replies: Connection) -> None:
     """A worker process: decide every job it is sent until the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C stops the server, which stops us
     games: dict[Any, Game] = {}
     while True:
         try:
-            data = conn.recv_bytes()
+            data = jobs.recv_bytes()
         except (EOFError, OSError):
             return
         try:
@@ -197,7 +206,7 @@ def _serve(conn: Connection) -> None:
         except Exception as exc:
             reply = dumps(("error", f"{type(exc).__name__}: {exc}"))
         try:
-            conn.send_bytes(reply)
+            replies.send_bytes(reply)
         except OSError:
             return
 
@@ -216,7 +225,11 @@ class _Pending:
 @dataclass(eq=False)
 class _Worker:
     process: BaseProcess
-    conn: Connection
+    jobs: Connection
+    """Written by us, blocking, never watched by the loop."""
+    replies: Connection
+    """Read by us without blocking when the loop says bytes arrived (into ``received``)."""
+    received: bytearray = field(default_factory=bytearray)
     pending: _Pending | None = None
     killer: asyncio.TimerHandle | None = field(default=None, repr=False)
 
@@ -333,13 +346,18 @@ class BotPool:
             self._ready.append(key)
 
     def _spawn(self) -> _Worker:
-        ours, theirs = self._ctx.Pipe()
-        process = self._ctx.Process(target=_serve, args=(theirs,), name="tt-bot", daemon=True)  # type: ignore[attr-defined]
+        jobs_in, jobs = self._ctx.Pipe(duplex=False)
+        replies, replies_out = self._ctx.Pipe(duplex=False)
+        process = self._ctx.Process(  # type: ignore[attr-defined]
+            target=_serve, args=(jobs_in, replies_out), name="tt-bot", daemon=True
+        )
         process.start()
-        theirs.close()
-        worker = _Worker(process, ours)
+        jobs_in.close()
+        replies_out.close()
+        os.set_blocking(replies.fileno(), False)  # whatever the loop is: see the module
+        worker = _Worker(process, jobs, replies)
         self._workers.append(worker)
-        asyncio.get_running_loop().add_reader(ours.fileno(), self._answer, worker)
+        asyncio.get_running_loop().add_reader(replies.fileno(), self._answer, worker)
         return worker
 
     def _start(self, worker: _Worker, pending: _Pending) -> None:
@@ -357,18 +375,28 @@ class BotPool:
             self._heavy += 1
         worker.killer = loop.call_at(pending.due + self.deadline, self._stuck, worker, pending)
         try:
-            worker.conn.send_bytes(data)
+            worker.jobs.send_bytes(data)
         except OSError:
             self._retire(worker, "its pipe broke")
 
     def _answer(self, worker: _Worker) -> None:
-        """A worker's reply (or its end) arrived."""
+        """Bytes of a worker's reply (or its end) arrived."""
         try:
-            data = worker.conn.recv_bytes()
-        except (EOFError, OSError):
+            chunk = os.read(worker.replies.fileno(), 1 << 20)
+        except BlockingIOError:
+            return  # woken with nothing to read
+        except OSError:
+            chunk = b""
+        if not chunk:
             self._retire(worker, "it stopped")
             self._dispatch()
             return
+        worker.received += chunk
+        while (data := _whole_message(worker.received)) is not None:
+            self._reply(worker, data)
+        self._dispatch()
+
+    def _reply(self, worker: _Worker, data: bytes) -> None:
         pending = self._release(worker)
         self._idle.append(worker)
         if pending is not None and not pending.future.done():
@@ -381,7 +409,6 @@ class BotPool:
                 pending.future.set_result(value)
             else:
                 self._fall_back(pending, value)
-        self._dispatch()
 
     def _release(self, worker: _Worker) -> _Pending | None:
         pending, worker.pending = worker.pending, None
@@ -413,8 +440,9 @@ class BotPool:
         if pending is not None:
             self._fall_back(pending, why)
         with contextlib.suppress(Exception):
-            asyncio.get_running_loop().remove_reader(worker.conn.fileno())
-        worker.conn.close()
+            asyncio.get_running_loop().remove_reader(worker.replies.fileno())
+        worker.jobs.close()
+        worker.replies.close()
         if worker.process.is_alive():
             worker.process.terminate()
         if worker in self._idle:
@@ -432,3 +460,22 @@ class BotPool:
             pending.future.set_result(default_decision(job.view, job.seed, job.race))
         except Exception as exc:
             pending.future.set_exception(exc)
+
+
+def _whole_message(received: bytearray) -> bytes | None:
+    """The first message in ``received`` once all of it has arrived (taken out of it),
+    framed as :meth:`Connection.send_bytes` frames it; else None."""
+    if len(received) < 4:
+        return None
+    (size,) = struct.unpack("!i", received[:4])
+    start = 4
+    if size == -1:  # over 2 GiB: a longer length follows
+        if len(received) < 12:
+            return None
+        (size,) = struct.unpack("!Q", received[4:12])
+        start = 12
+    if len(received) < start + size:
+        return None
+    data = bytes(received[start : start + size])
+    del received[: start + size]
+    return data
