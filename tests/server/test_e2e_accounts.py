@@ -286,6 +286,24 @@ def test_the_table_page_offers_a_signed_in_watcher_to_resume_the_accounts_seat(b
             return page
 
         phone, tablet = signed_in_at_the_table(), signed_in_at_the_table()
+        # a new state that changes nothing the banner says leaves its button in place (it
+        # was drawn anew at every move, and two bots playing fast made it unclickable)
+        kept = tablet.evaluate("""async () => {
+            const { renderStanding } = await import("/static/seating.js");
+            const page = { table: { id: "x", status: "playing", seats: [] }, seat: null,
+                           resumable: 0, away: null, invited: null };
+            renderStanding(page, () => {}, () => {});
+            const button = document.getElementById("resume-seat");
+            page.table = { ...page.table, version: 7 };
+            renderStanding(page, () => {}, () => {});
+            const same = button === document.getElementById("resume-seat") && button.isConnected;
+            page.resumable = null;  // what it says changed: drawn anew
+            renderStanding(page, () => {}, () => {});
+            return [same, document.getElementById("resume-seat") === null];
+        }""")
+        assert kept == [True, True]
+        tablet.reload()
+        tablet.wait_for_selector("#standing:has-text('your account holds seat 1 here')")
         phone.click("#resume-seat")
         phone.wait_for_selector("#seats [data-seat='0'].mine", state="attached")  # her seat
         assert phone.locator("#resume-seat").count() == 0

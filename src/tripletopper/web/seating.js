@@ -8,8 +8,16 @@ import { api, clear, el, setToken } from "/static/common.js";
 // signed-in account holds here without a token in this browser); `reconnect()`:
 // reconnect as what the token holds now; `problem(text)`: show a refusal.
 export function renderStanding(page, reconnect, problem) {
-  const box = clear(document.getElementById("standing"));
+  const box = document.getElementById("standing");
   const table = page.table;
+  const free = !!table && table.status === "open" && table.seats.some((s) => !s.name);
+  // Drawn again only when what it says changes: a button replaced at every move of a
+  // fast game could not be clicked (nor keep the keyboard's focus).
+  const shown = JSON.stringify(table && [table.id, table.status, table.rated, table.rematch_of,
+    table.rematch, page.away, page.invited, page.seat, page.resumable, page.declined, free]);
+  if (box.dataset.shown === shown) return;
+  box.dataset.shown = shown;
+  clear(box);
   if (!table) { box.hidden = true; return; }
   const lines = [];
   const button = (id, text, run, secondary = false) =>
@@ -48,7 +56,6 @@ export function renderStanding(page, reconnect, problem) {
         } catch (e) { problem(e.message); }
       })]);
   } else if (page.seat === null) {
-    const free = table.status === "open" && table.seats.some((s) => !s.name);
     lines.push([el("strong", {}, "You are watching"),
       free ? ": take a free seat below to play." : ": you see what the whole table sees, never a hidden card."]);
   }
