@@ -108,6 +108,10 @@ class Bot(ABC):
     time_budget: float | None = None
     """Seconds the caller allows one decision (the card room sets it before each);
     a bot that can decide sooner when pressed (a search) stops in time.  None: no limit."""
+    derived: ClassVar[tuple[str, ...]] = ()
+    """Attributes :meth:`derive` builds from the others (shared tables, or starts empty):
+    left out of pickles and copies and built again, so a bot sent to a worker process
+    with every decision travels in hundreds of bytes, not tens of kilobytes."""
 
     def __init__(self, game: Game, seat: int, seed: int = 0, **params: Any) -> None:
         if params:
@@ -115,6 +119,19 @@ class Bot(ABC):
         self.game = game
         self.seat = seat
         self.rng = Rng(seed)
+
+    def derive(self) -> None:  # noqa: B027 - optional hook
+        """Build the ``derived`` attributes (``__init__`` calls it once the rest is set)."""
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        for name in self.derived:
+            state.pop(name, None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.derive()
 
     @abstractmethod
     def choose(self, view: SeatView) -> Action | None:

@@ -212,6 +212,12 @@ class ISMCTSBot(Bot):
         self.playout_bots = [
             self.spec.playout_bot(game, s, seed + 101 + s) for s in range(game.players)
         ]
+        self.derive()
+
+    derived = ("last",)
+    """The last search's statistics are read where it ran (the review), not sent on."""
+
+    def derive(self) -> None:
         self.last = SearchStats()
 
     def reaction_time(self, view: SeatView) -> float:

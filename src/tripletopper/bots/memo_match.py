@@ -58,8 +58,12 @@ class MemoryBot(Bot):
         self.bonus_unseen = bonus == "unseen"
         self.spot_delay = float(spot_delay)
         self.delay = self.spot_delay
-        wilds = bool(game.options["wilds"])
-        self.variables = VARIABLES[wilds]
+        self.derive()
+
+    derived = ("variables", "partners")
+
+    def derive(self) -> None:
+        self.variables = VARIABLES[bool(self.game.options["wilds"])]
         table = compatible(self.variables)
         # a card's partners: the cards it makes a pair (or triple) with
         self.partners = [table[PAIR][c] | table[TRIPLE][c] for c in range(DECK_SIZE)]

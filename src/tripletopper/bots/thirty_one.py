@@ -106,8 +106,13 @@ class ThirtyOneHeuristic(Bot):
         self.tolerance = tolerance
         self.margin = margin
         self.trips = game.options["three_of_a_kind"] == "30.5"
-        self.value3 = value3_trips if self.trips else value3
         self.discards = DiscardMemory(STANDARD)
+        self.derive()
+
+    derived = ("value3", "rows", "strength")
+
+    def derive(self) -> None:
+        self.value3 = value3_trips if self.trips else value3
         self.rows = pair_rows(self.trips)
         # Built now, not at the first knock: a pool's workers fork with it built.
         self.strength = strength_table(self.trips)

@@ -112,6 +112,11 @@ class ThirtyTwoHeuristic(Bot):
         self.wilds = not game.options["no_wilds"]
         self.cap = bool(game.options["cap_at_32"])
         self.discards = DiscardMemory(TRIPLE_TOPPER)
+        self.derive()
+
+    derived = ("rows", "strength")
+
+    def derive(self) -> None:
         self.rows = pair_rows(self.wilds, self.cap)
         # Built now, not at the first knock: a pool's workers fork with it built.
         self.strength = strength_table(self.wilds, self.cap)

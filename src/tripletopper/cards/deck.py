@@ -7,8 +7,10 @@ module precomputes the per-card attribute tables its games need.
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from tripletopper.errors import CardError
 
@@ -29,10 +31,16 @@ class Deck:
     names are always accepted, case-insensitively.
     """
 
-    __slots__ = ("_exact", "_lookup", "max_words", "name", "names", "size")
+    __slots__ = ("_exact", "_lookup", "max_words", "name", "names", "size", "symbol")
 
-    def __init__(self, name: str, names: Sequence[str], aliases: Mapping[str, Card]) -> None:
+    def __init__(
+        self, name: str, names: Sequence[str], aliases: Mapping[str, Card], *,
+        symbol: str | None = None,
+    ) -> None:  # fmt: skip
         self.name = name
+        self.symbol = symbol
+        """The module constant holding this deck (``package.module.NAME``): it is pickled
+        as that name."""
         self.names: tuple[str, ...] = tuple(names)
         self.size = len(self.names)
         lookup: dict[str, Card] = {}
@@ -90,5 +98,17 @@ class Deck:
     def all_cards(self) -> list[Card]:
         return list(range(self.size))
 
+    def __reduce__(self) -> str | tuple[Any, ...]:
+        # A bot's memory holds its deck's ``parse``: by name, not 8 kB of tables.
+        return (_constant, (self.symbol,)) if self.symbol else super().__reduce__()
+
     def __repr__(self) -> str:
         return f"<Deck {self.name}: {self.size} cards>"
+
+
+def _constant(symbol: str) -> Deck:
+    """The deck a module constant holds (how a deck with a ``symbol`` is unpickled)."""
+    module, name = symbol.rsplit(".", 1)
+    deck = getattr(importlib.import_module(module), name)
+    assert isinstance(deck, Deck)
+    return deck

@@ -46,4 +46,4 @@ def _names() -> tuple[list[str], dict[str, Card]]:
     return names, aliases
 
 
-STANDARD = Deck("standard 52-card", *_names())
+STANDARD = Deck("standard 52-card", *_names(), symbol=f"{__name__}.STANDARD")

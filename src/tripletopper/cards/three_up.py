@@ -100,7 +100,7 @@ def _aliases() -> dict[str, Card]:
     return aliases
 
 
-THREE_UP = Deck("3UP 3DOWN", _names, _aliases())
+THREE_UP = Deck("3UP 3DOWN", _names, _aliases(), symbol=f"{__name__}.THREE_UP")
 """The 84-card deck; ``THREE_UP.parse`` / ``.format`` read and write card names."""
 
 

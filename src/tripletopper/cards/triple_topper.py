@@ -59,7 +59,7 @@ def _names() -> tuple[list[str], dict[str, Card]]:
     return names, aliases
 
 
-TRIPLE_TOPPER = Deck("Triple Topper", *_names())
+TRIPLE_TOPPER = Deck("Triple Topper", *_names(), symbol=f"{__name__}.TRIPLE_TOPPER")
 """The 125-card deck; ``TRIPLE_TOPPER.parse`` / ``.format`` read and write notation."""
 
 
