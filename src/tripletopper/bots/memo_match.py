@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Mapping
+from functools import cache
 from typing import Any, cast
 
 from tripletopper.bots.base import Bot, RandomPlayout, SeatView
@@ -41,6 +42,13 @@ ALL = (1 << DECK_SIZE) - 1
 BONUS_CHOICES = ("remembered", "unseen")
 """Where bonus cards are taken first: remembered cards that pair with nothing remembered,
 or cards nobody has seen."""
+
+
+@cache
+def partners(wilds: bool) -> tuple[int, ...]:
+    """``partners(wilds)[c]``: bitmask of the cards that make a pair (or triple) with ``c``."""
+    table = compatible(VARIABLES[wilds])
+    return tuple(table[PAIR][c] | table[TRIPLE][c] for c in range(DECK_SIZE))
 
 
 class MemoryBot(Bot):
@@ -63,10 +71,9 @@ class MemoryBot(Bot):
     derived = ("variables", "partners")
 
     def derive(self) -> None:
-        self.variables = VARIABLES[bool(self.game.options["wilds"])]
-        table = compatible(self.variables)
-        # a card's partners: the cards it makes a pair (or triple) with
-        self.partners = [table[PAIR][c] | table[TRIPLE][c] for c in range(DECK_SIZE)]
+        wilds = bool(self.game.options["wilds"])
+        self.variables = VARIABLES[wilds]
+        self.partners = partners(wilds)
 
     def memory(self, view: SeatView) -> dict[int, int]:
         """Remembered face-down cards: position -> card."""
