@@ -11,6 +11,7 @@ match and the exact command that reproduces it.
 
     python benchmarks/bot_ladder.py                          # every game: hours of CPU
     python benchmarks/bot_ladder.py --only memo-match --players 2 --games 200
+    python benchmarks/bot_ladder.py --rungs expert-hard --seconds 480   # capped matches
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ PLAYERS = {
 TARGET = {"toe": 0.65}
 """Hard's target score against medium at two players (default 60%)."""
 ELO0, ELO1 = 0.0, 50.0
+RUNGS = (*(f"{strong}-{weak}" for weak, strong in pairwise(LADDER)), "target")
+"""Rung names for ``--rungs``: a ladder step (A-B), or the head-to-head target."""
 
 
 @dataclass(frozen=True)
@@ -50,7 +53,11 @@ class Run:
             return Sprt.from_elo(ELO0, ELO1)
         return Sprt(self.score0, self.score1)
 
-    def command(self, games: int, seed: int) -> str:
+    @property
+    def rung(self) -> str:
+        return f"{self.a}-{self.b}" if self.score0 is None else "target"
+
+    def command(self, games: int, seed: int, seconds: float | None) -> str:
         bounds = (
             f"--elo0 {ELO0:g} --elo1 {ELO1:g}"
             if self.score0 is None
@@ -59,13 +66,14 @@ class Run:
         return (
             f"tripletopper match {self.game} {self.a} {self.b} -p {self.players} "
             f"--games {games} --seed {seed} {bounds}"
+            + ("" if seconds is None else f" --seconds {seconds:g}")
         )
 
 
-def runs(only: str | None, players: int | None) -> list[Run]:
+def runs(only: set[str] | None, players: int | None, rungs: set[str]) -> list[Run]:
     out = []
     for game, counts in PLAYERS.items():
-        if only and game != only:
+        if only and game not in only:
             continue
         for count in counts:
             if players and count != players:
@@ -74,7 +82,7 @@ def runs(only: str | None, players: int | None) -> list[Run]:
             if count == 2:
                 target = TARGET.get(game, 0.60)
                 out.append(Run(game, 2, "hard", "medium", target - 0.05, target + 0.05))
-    return out
+    return [run for run in out if run.rung in rungs]
 
 
 def holds(run: Run, result: Match) -> str:
@@ -87,26 +95,40 @@ def row(run: Run, result: Match) -> str:
     data = result.to_json()
     low, high = data["score_95"]
     p95 = data["decision_seconds"].get(run.a, {}).get("p95")
+    verdict = data["sprt"]["verdict"] + (" (time)" if result.timed_out else "")
     bounds = "0/+50 Elo" if run.score0 is None else f"{run.score0:.0%}/{run.score1:.0%}"
     return (
         f"| {run.game} | {run.players} | {run.a} vs {run.b} | {bounds} | {data['games']} | "
         f"{data['score']:.1%} ({low:.1%}-{high:.1%}) | {elo_text(data['score'])} "
         f"({elo_text(low)} to {elo_text(high)}) | {data['los']:.1%} | "
-        f"{data['sprt']['llr']:.2f} | {data['sprt']['verdict']} | {holds(run, result)} | "
+        f"{data['sprt']['llr']:.2f} | {verdict} | {holds(run, result)} | "
         f"{'-' if p95 is None else f'{p95 * 1000:.0f} ms'} | {result.seconds:.0f} s |"
     )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", help="one game's runs")
+    parser.add_argument("--only", help="these games' runs (comma-separated)")
     parser.add_argument("--players", type=int, help="one player count's runs")
     parser.add_argument("--games", type=int, default=400, help="game cap per match")
     parser.add_argument("--workers", type=int, default=None, help="default: one per core")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--seconds", type=float, default=None,
+        help="per match: stop after the first deal ending past S seconds (inconclusive)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--rungs", default=",".join(RUNGS), help=f"comma-separated, of {', '.join(RUNGS)}"
+    )
     args = parser.parse_args()
+    rungs = set(args.rungs.split(","))
+    if unknown := rungs - set(RUNGS):
+        parser.error(
+            f"unknown rung(s) {', '.join(sorted(unknown))}; choose from {', '.join(RUNGS)}"
+        )
     started = time.perf_counter()
-    chosen = runs(args.only, args.players)
+    only = set(args.only.split(",")) if args.only else None
+    chosen = runs(only, args.players, rungs)
     print(
         "| game | players | A vs B | H0/H1 | games | A's score (95%) | Elo (95%) | LOS | LLR "
         "| verdict | holds | p95 decision (A) | time |"
@@ -116,11 +138,13 @@ def main() -> None:
     for run in chosen:
         game = make_game(run.game, run.players)
         result = run_match(
-            game, run.a, run.b, run.sprt(), args.games, args.seed, workers=args.workers
-        )
+            game, run.a, run.b, run.sprt(), args.games, args.seed,
+            workers=args.workers, seconds=args.seconds,
+        )  # fmt: skip
         print(row(run, result), flush=True)
-        commands.append(run.command(args.games, args.seed))
-    print("\nEach row alone (add `-w 1` for one core; any number of workers gives the same):\n")
+        commands.append(run.command(args.games, args.seed, args.seconds))
+    same = "the same deals; how many fit in --seconds depends on the machine"
+    print(f"\nEach row alone (add `-w 1` for one core; any number of workers gives {same}):\n")
     for command in commands:
         print(f"    {command}")
     print(f"\n(all runs: {time.perf_counter() - started:.0f} s)")
