@@ -40,6 +40,21 @@ def sign_up(page: Any, base: str, name: str) -> None:
     page.wait_for_selector(f"#signed-in-as:has-text('{name}')")
 
 
+def ann_plays_toe_against_an_easy_bot(page: Any, base: str) -> str:
+    """Ann signs up, opens a Toe table with an easy bot in seat 2 and starts it; its id."""
+    sign_up(page, base, "Ann")
+    page.select_option("#game", "toe")
+    page.click("#open-table")
+    page.wait_for_url(f"{base}/t/*")
+    box = "#seats [data-seat='1']"
+    page.select_option(f"{box} select", "easy")
+    page.click(f"{box} button:has-text('Add bot')")
+    page.wait_for_selector(f"{box}:has-text('Easy bot')")
+    page.click("#start")
+    page.wait_for_selector("#game .toe-cell")
+    return str(page.url.rsplit("/", 1)[1])
+
+
 def test_sign_up_sit_as_the_account_and_a_guest_keeps_their_seat(browser, tmp_path):
     with live_server(str(tmp_path), bot_delay=0.05) as base:
         ann = browser.new_context().new_page()
@@ -221,17 +236,7 @@ def test_my_games_resumes_the_seat_on_another_browser_which_plays_a_move(browser
     with live_server(str(tmp_path), bot_delay=0.05) as base:
         laptop = browser.new_context().new_page()
         errors: list[str] = []
-        sign_up(laptop, base, "Ann")
-        laptop.select_option("#game", "toe")
-        laptop.click("#open-table")
-        laptop.wait_for_url(f"{base}/t/*")
-        table_id = laptop.url.rsplit("/", 1)[1]
-        box = "#seats [data-seat='1']"
-        laptop.select_option(f"{box} select", "easy")
-        laptop.click(f"{box} button:has-text('Add bot')")
-        laptop.wait_for_selector(f"{box}:has-text('Easy bot')")
-        laptop.click("#start")
-        laptop.wait_for_selector("#game .toe-cell")
+        table_id = ann_plays_toe_against_an_easy_bot(laptop, base)
 
         phone = browser.new_context(viewport={"width": 375, "height": 800}).new_page()
         phone.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -261,17 +266,8 @@ def test_the_table_page_offers_a_signed_in_watcher_to_resume_the_accounts_seat(b
     with live_server(str(tmp_path), bot_delay=0.05) as base:
         laptop = browser.new_context().new_page()
         errors: list[str] = []
-        sign_up(laptop, base, "Ann")
-        laptop.select_option("#game", "toe")
-        laptop.click("#open-table")
-        laptop.wait_for_url(f"{base}/t/*")
-        table_url, table_id = laptop.url, laptop.url.rsplit("/", 1)[1]
-        box = "#seats [data-seat='1']"
-        laptop.select_option(f"{box} select", "easy")
-        laptop.click(f"{box} button:has-text('Add bot')")
-        laptop.wait_for_selector(f"{box}:has-text('Easy bot')")
-        laptop.click("#start")
-        laptop.wait_for_selector("#game .toe-cell")
+        table_id = ann_plays_toe_against_an_easy_bot(laptop, base)
+        table_url = laptop.url
 
         def signed_in_at_the_table() -> Any:
             page = browser.new_context().new_page()
