@@ -59,13 +59,13 @@ export function renderStanding(page, reconnect, problem) {
     lines.push([el("strong", {}, "You are watching"),
       free ? ": take a free seat below to play." : ": you see what the whole table sees, never a hidden card."]);
   }
-  if (table.status === "finished" && table.rematch) lines.push(rematchOffer(page, button, call, problem));
+  if (table.status === "finished" && table.rematch) lines.push(rematchOffer(page, button, call, reconnect, problem));
   box.hidden = !lines.length;
   box.append(...lines.map((line) => el("div", {}, ...line)));
 }
 
 // The rematch asked for at a finished table, as this browser may answer it.
-function rematchOffer(page, button, call, problem) {
+function rematchOffer(page, button, call, reconnect, problem) {
   const table = page.table;
   const url = `/t/${table.rematch}`;
   if (page.seat === null) {
@@ -83,7 +83,7 @@ function rematchOffer(page, button, call, problem) {
     button("join-rematch", "Join the rematch", () => call("POST", `/api/tables/${table.id}/rematch`, go)), " ",
     button("decline-rematch", "No thanks", () => call("DELETE", `/api/tables/${table.id}/rematch`, () => {
       page.declined = table.rematch;
-      renderStanding(page, () => {}, problem);
+      renderStanding(page, reconnect, problem);  // drawn until what it says changes: real handlers
     }), true)];
 }
 
