@@ -97,3 +97,14 @@ def test_standard_deck():
     assert RANK[STANDARD.parse("AS")] == 12 and SUIT[STANDARD.parse("AS")] == 3
     with pytest.raises(CardError, match="standard 52-card"):
         STANDARD.parse("1S")
+
+
+@pytest.mark.parametrize("deck", [STANDARD, TRIPLE_TOPPER, THREE_UP], ids=lambda d: d.name)
+def test_a_deck_pickles_as_its_module_constant(deck):
+    import copy
+    import pickle
+
+    data = pickle.dumps(deck.parse)  # what a bot's discard memory holds
+    assert len(data) < 200  # the name, not the lookup tables (8 kB)
+    assert pickle.loads(data).__self__ is deck
+    assert copy.deepcopy(deck) is deck
