@@ -302,6 +302,22 @@ class Hoarder(RandomBot):
         return super().choose(view)
 
 
+def test_a_reply_is_taken_whole_however_its_bytes_arrive():
+    import struct
+
+    from tripletopper.server.botpool import _whole_message
+
+    short = struct.pack("!i", 3) + b"abc"
+    long = struct.pack("!i", -1) + struct.pack("!Q", 2) + b"xy"  # the over-2-GiB framing
+    received = bytearray()
+    taken = []
+    for byte in short + long + short:  # one byte at a time
+        received.append(byte)
+        while (data := _whole_message(received)) is not None:
+            taken.append(data)
+    assert taken == [b"abc", b"xy", b"abc"] and not received
+
+
 @pytest.mark.parametrize("loop", ["asyncio", "uvloop"])
 def test_replies_bigger_than_a_pipe_arrive_whole_whatever_the_servers_event_loop(loop):
     # uvloop (the loop `tripletopper serve` runs on) makes the descriptors it watches
