@@ -347,6 +347,75 @@ def test_replies_bigger_than_a_pipe_arrive_whole_whatever_the_servers_event_loop
     assert run(main()) == 0
 
 
+@pytest.mark.parametrize("loop", ["asyncio", "uvloop"])
+def test_a_worker_that_stops_reading_holds_up_neither_the_loop_nor_other_decisions(loop):
+    # A job bigger than a pipe, sent to a worker that is alive but reads nothing (stopped
+    # here): written blocking, it froze the server's event loop until the worker read.
+    import os
+    import signal
+    import threading
+
+    import uvloop
+
+    game = make_game("thirty-one", 2)
+    state = game.new_state(1)
+    seat = state.to_act()[0]
+    rescued = threading.Event()
+
+    def rescue(pid: int) -> None:  # the loop is frozen: end the test instead of hanging it
+        rescued.set()
+        os.kill(pid, signal.SIGKILL)
+
+    async def main() -> tuple[Any, int, int]:
+        pool = BotPool(1)
+        stopped: int | None = None
+        try:
+            first = await pool.decide(
+                "a", Job(RandomBot(game, seat, 1), SeatView(state.clone(), seat), [], False, 1)
+            )
+            assert first.bot is not None  # the worker is up
+            pool.deadline = 0.3
+            (stopped,) = pool.pids()
+            assert stopped is not None
+            os.kill(stopped, signal.SIGSTOP)
+            watchdog = threading.Timer(10, rescue, (stopped,))
+            watchdog.start()
+            hoarder = Hoarder(game, seat, 2)
+            hoarder.hoard = bytes(HOARD)  # the job itself is over a pipe's size
+            ticks = 0
+
+            async def tick() -> None:
+                nonlocal ticks
+                while True:
+                    await asyncio.sleep(0.01)
+                    ticks += 1
+
+            ticker = asyncio.ensure_future(tick())
+            job = Job(hoarder, SeatView(state.clone(), seat), [], False, 2)
+            late = await pool.decide("b", job)
+            await until(lambda: pool.replaced == 1)  # a deadline later; a new worker decides
+            after = await pool.decide(
+                "c", Job(RandomBot(game, seat, 3), SeatView(state.clone(), seat), [], False, 3)
+            )
+            watchdog.cancel()
+            ticker.cancel()
+            assert after.bot is not None and stopped not in pool.pids()
+            return late, ticks, pool.replaced
+        finally:
+            pool.close()
+            if stopped is not None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(stopped, signal.SIGKILL)
+
+    run = uvloop.run if loop == "uvloop" else asyncio.run
+    late, ticks, replaced = run(main())
+    assert not rescued.is_set(), "the event loop froze until the stopped worker was killed"
+    assert late.bot is None  # the default bot moved at the deadline
+    assert late.action in state.legal_actions(seat)
+    assert ticks >= 10  # the loop ran on meanwhile (0.6 s at least: the deadline, its grace)
+    assert replaced == 1
+
+
 def test_a_tables_forgetful_bots_remember_what_they_saw_in_earlier_decisions(tmp_path):
     async def main() -> int:
         async with open_room(tmp_path) as room:

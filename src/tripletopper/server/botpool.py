@@ -21,13 +21,14 @@ a search stops in time).  Past the deadline the seat plays the game's default bo
 move (its ``medium`` level, a heuristic computed on the spot), the late answer is
 dropped, and a worker still busy a whole deadline later is terminated and replaced.
 
-Pipes: jobs go out on a pipe the event loop never watches (written whole, the worker
-being idle and reading), and replies come back on another that the loop watches and
-that is read without blocking, reassembling each reply from what has arrived.  The
-loop cannot be trusted with a blocking read: uvloop (which ``uvicorn[standard]``
-brings) makes every descriptor it watches non-blocking, and a reply over 16 kB
-arrives in two writes, so reading it whole when it starts to arrive failed at random
-and handed the move to the default bot.
+Pipes: the loop never blocks on a worker.  Jobs go out on one pipe, written without
+blocking as far as the pipe takes them and the rest when the loop says it has room
+(a worker that stopped reading holds up only its own job, which the deadline hands to
+the default bot); replies come back on another, read without blocking and reassembled
+from what has arrived.  Blocking reads were not merely slow: uvloop (which
+``uvicorn[standard]`` brings) makes every descriptor it watches non-blocking, and a
+reply over 16 kB arrives in two writes, so reading it whole when it starts to arrive
+failed at random and handed the move to the default bot.
 """
 
 from __future__ import annotations
@@ -226,9 +227,10 @@ class _Pending:
 class _Worker:
     process: BaseProcess
     jobs: Connection
-    """Written by us, blocking, never watched by the loop."""
+    """Written by us without blocking; the loop watches it while ``outgoing`` waits."""
     replies: Connection
     """Read by us without blocking when the loop says bytes arrived (into ``received``)."""
+    outgoing: bytearray = field(default_factory=bytearray)
     received: bytearray = field(default_factory=bytearray)
     pending: _Pending | None = None
     killer: asyncio.TimerHandle | None = field(default=None, repr=False)
@@ -354,7 +356,8 @@ class BotPool:
         process.start()
         jobs_in.close()
         replies_out.close()
-        os.set_blocking(replies.fileno(), False)  # whatever the loop is: see the module
+        os.set_blocking(jobs.fileno(), False)  # whatever the loop is: see the module
+        os.set_blocking(replies.fileno(), False)
         worker = _Worker(process, jobs, replies)
         self._workers.append(worker)
         asyncio.get_running_loop().add_reader(replies.fileno(), self._answer, worker)
@@ -374,10 +377,27 @@ class BotPool:
         if pending.heavy:
             self._heavy += 1
         worker.killer = loop.call_at(pending.due + self.deadline, self._stuck, worker, pending)
+        worker.outgoing += _framed(data)
+        self._send(worker)
+
+    def _send(self, worker: _Worker) -> None:
+        """Write what the pipe takes of the worker's job; the loop calls again when it has
+        room for the rest."""
+        loop = asyncio.get_running_loop()
+        fd = worker.jobs.fileno()
         try:
-            worker.jobs.send_bytes(data)
+            sent = os.write(fd, worker.outgoing)
+        except BlockingIOError:
+            sent = 0
         except OSError:
             self._retire(worker, "its pipe broke")
+            loop.call_soon(self._dispatch)  # not now: _start may be inside _dispatch
+            return
+        del worker.outgoing[:sent]
+        if worker.outgoing:
+            loop.add_writer(fd, self._send, worker)
+        else:
+            loop.remove_writer(fd)
 
     def _answer(self, worker: _Worker) -> None:
         """Bytes of a worker's reply (or its end) arrived."""
@@ -440,7 +460,9 @@ class BotPool:
         if pending is not None:
             self._fall_back(pending, why)
         with contextlib.suppress(Exception):
-            asyncio.get_running_loop().remove_reader(worker.replies.fileno())
+            loop = asyncio.get_running_loop()
+            loop.remove_reader(worker.replies.fileno())
+            loop.remove_writer(worker.jobs.fileno())
         worker.jobs.close()
         worker.replies.close()
         if worker.process.is_alive():
@@ -460,6 +482,14 @@ class BotPool:
             pending.future.set_result(default_decision(job.view, job.seed, job.race))
         except Exception as exc:
             pending.future.set_exception(exc)
+
+
+def _framed(data: bytes) -> bytes:
+    """``data`` framed as :meth:`Connection.send_bytes` frames it (the worker reads it so)."""
+    size = len(data)
+    if size > 0x7FFFFFFF:
+        return struct.pack("!i", -1) + struct.pack("!Q", size) + data
+    return struct.pack("!i", size) + data
 
 
 def _whole_message(received: bytearray) -> bytes | None:
