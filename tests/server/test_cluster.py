@@ -5,6 +5,7 @@ running the table is killed, the other takes it over and the game goes on."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -13,6 +14,7 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -311,6 +313,96 @@ def test_an_address_has_one_allowance_across_the_processes(two_processes):
         codes = [(one, two)[n % 2].get("/api/tables").status_code for n in range(most + 2)]
         assert codes == [200] * most + [429, 429]
         assert two.get("/api/games").status_code == 200  # what is not limited goes on
+
+
+def test_an_address_has_one_cap_of_open_tables_across_the_processes(two_processes):
+    """Ten open tables in all, whichever process made them; a table that starts no longer
+    counts, wherever it is asked for."""
+    bases, _processes = two_processes
+    most = Settings().open_per_address
+    clients = [
+        httpx.Client(base_url=base, timeout=30,
+                     transport=httpx.HTTPTransport(local_address="127.0.0.9"))
+        for base in bases
+    ]  # fmt: skip
+    with clients[0] as one, clients[1] as two:
+        made = []
+        for n in range(most):
+            r = (one, two)[n % 2].post("/api/tables", json={"game": "toe", "name": "Ann"})
+            assert r.status_code == 201, r.text
+            made.append(r.json())
+        for client in (one, two):
+            r = client.post("/api/tables", json={"game": "toe", "name": "Ann"})
+            assert r.status_code == 429 and r.json()["code"] == "too_many_tables"
+        other = httpx.Client(base_url=bases[1], timeout=30,
+                             transport=httpx.HTTPTransport(local_address="127.0.0.11"))  # fmt: skip
+        with other:  # another address is not held up
+            assert other.post("/api/tables", json={"game": "toe"}).status_code == 201
+        first = made[0]  # made on the first process; started through the second
+        head = {"X-Seat-Token": first["token"]}
+        table_id = first["table"]["id"]
+        assert two.post(f"/api/tables/{table_id}/seats/1/bot", json={"bot": "medium"},
+                        headers=head).status_code == 200  # fmt: skip
+        assert two.post(f"/api/tables/{table_id}/start", headers=head).status_code == 200
+        r = two.post("/api/tables", json={"game": "toe", "name": "Ann"})
+        assert r.status_code == 201, r.text
+        r = one.post("/api/tables", json={"game": "toe", "name": "Ann"})
+        assert r.status_code == 429 and r.json()["code"] == "too_many_tables"
+
+
+def test_an_address_has_one_cap_of_connections_across_the_processes(two_processes):
+    """At most MAX_CONNECTIONS websockets from one address in the whole room, whichever
+    processes they reach; the connections of a process that died stop counting."""
+    from websockets.asyncio.client import connect
+
+    from tripletopper.server.protocol import MAX_CONNECTIONS
+
+    bases, processes = two_processes
+    urls = [base.replace("http://", "ws://") + "/ws/lobby" for base in bases]
+
+    async def open_one(url: str) -> tuple[Any, str]:
+        ws = await connect(url, local_addr=("127.0.0.10", 0))
+        first = json.loads(await ws.recv())
+        return ws, first.get("code", first.get("type"))
+
+    async def main() -> None:
+        held = [await open_one(urls[n % 2]) for n in range(MAX_CONNECTIONS)]
+        assert {kind for _ws, kind in held} == {"lobby"}, {kind for _ws, kind in held}
+        for url in urls:
+            ws, kind = await open_one(url)
+            assert kind == "too_many_connections"
+            await ws.close()
+        await held.pop(0)[0].close()  # one on the first process ends: one more on the second
+        ends = time.monotonic() + 10
+        while True:
+            ws, kind = await open_one(urls[1])
+            if kind == "lobby":
+                held.append((ws, kind))
+                break
+            await ws.close()
+            assert time.monotonic() < ends, "the ended connection still counts"
+            await asyncio.sleep(0.1)
+        ws, kind = await open_one(urls[1])
+        assert kind == "too_many_connections"
+        await ws.close()
+        # The first process dies with its half: within a lease's life they stop counting.
+        os.kill(processes[0].pid, signal.SIGKILL)
+        ends = time.monotonic() + 3 * leases.TTL
+        admitted = 0
+        while admitted < MAX_CONNECTIONS // 2 - 1:
+            ws, kind = await open_one(urls[1])
+            if kind == "lobby":
+                admitted += 1
+                held.append((ws, kind))
+            else:
+                await ws.close()
+                assert time.monotonic() < ends, f"the dead process's still count ({admitted})"
+                await asyncio.sleep(0.2)
+        for ws, _kind in held:
+            with contextlib.suppress(Exception):
+                await ws.close()
+
+    asyncio.run(main())
 
 
 def test_serve_workers_runs_the_room_as_several_processes_on_one_port(

@@ -10,6 +10,12 @@ for its own connections exactly as the owner does.  What its clients ask for
 (actions, seats, chat) it forwards to the owner on the owner's channel
 (``tt:process:{name}``) and relays the answer.
 
+Caps per client address (websocket connections, open tables) are the room's, not each
+process's: each process keeps its own count of an address's connections in a Redis hash
+shared by the room (``tt:connections:{address}``, a field per process, counted only
+while the process is alive, ``tt:alive:{name}``), and the tables an address opened in a
+sorted set (``tt:opened:{address}``) whose open ones the database tells.
+
 Failover: every process renews its leases every third of their life and looks for
 games that nobody runs; when an owner dies its leases expire, and another process
 takes its tables by replaying their stored actions (a replica it holds is promoted
@@ -27,7 +33,7 @@ import secrets
 import socket
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import orjson
 import redis.asyncio as aioredis
@@ -58,6 +64,42 @@ def process_channel(name: str) -> str:
     return f"tt:process:{name}"
 
 
+def connections_key(address: str) -> str:
+    return f"tt:connections:{address}"
+
+
+def opened_key(address: str) -> str:
+    return f"tt:opened:{address}"
+
+
+def alive_key(name: str) -> str:
+    return f"tt:alive:{name}"
+
+
+OPENED_TTL = 86400
+"""Seconds an address's list of opened tables is kept after its last creation."""
+ADMIT = """
+local total = 0
+local fields = redis.call('HGETALL', KEYS[1])
+for i = 1, #fields, 2 do
+  local process = fields[i]
+  if process ~= ARGV[1] then
+    if redis.call('EXISTS', 'tt:alive:' .. process) == 1 then
+      total = total + tonumber(fields[i + 1])
+    else
+      redis.call('HDEL', KEYS[1], process)
+    end
+  end
+end
+if total + tonumber(ARGV[2]) > tonumber(ARGV[3]) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+return 1
+"""
+"""Set this process's count of an address's connections (ARGV: process, count, most,
+seconds to keep) unless the live processes' counts would then exceed ``most`` (0)."""
+
+
 def bot_key(user_id: int | str) -> str:
     """Where the room keeps which process a bot account's ``/ws/bot`` connection reached."""
     return f"tt:bot:{user_id}"
@@ -73,6 +115,7 @@ class Cluster:
         """Seconds a bot account's entry lasts unless renewed (with the leases)."""
         self.name = f"{socket.gethostname()[:32]}-{os.getpid()}-{secrets.token_hex(3)}"
         self.redis = aioredis.Redis.from_url(url)
+        self._admit = self.redis.register_script(ADMIT)
         self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         self.outbox: asyncio.Queue[tuple[str, bytes, Table | None]] = asyncio.Queue()
         self.calls: dict[str, asyncio.Future[Any]] = {}
@@ -91,6 +134,7 @@ class Cluster:
         self._tasks: list[asyncio.Task[None]] = []
 
     async def start(self) -> None:
+        await self._alive()
         await self.pubsub.subscribe(process_channel(self.name))
         loop = asyncio.get_running_loop()
         self._tasks = [
@@ -110,6 +154,8 @@ class Cluster:
         mine = [t.id for t in self.room.tables.values() if t.owner]
         with contextlib.suppress(Exception):
             await self.room.db.run(partial(leases.release, owner=self.name, table_ids=mine))
+        with contextlib.suppress(Exception):
+            await self.redis.delete(alive_key(self.name))  # its counts stop counting now
         with contextlib.suppress(Exception):
             await self.pubsub.aclose()  # type: ignore[no-untyped-call]
             await self.redis.aclose()
@@ -196,6 +242,7 @@ class Cluster:
                 await self._strays(held)
                 self._forget_idle()
                 await self._bots_still_here()
+                await self._alive()
                 for table_id in await self.room.db.run(leases.orphans):
                     await self.adopt(table_id)
             except Exception:
@@ -248,6 +295,53 @@ class Cluster:
         self.loaded(table)
 
     # --- bot accounts connected to any process -------------------------------------------------
+    # --- caps per client address, the room's ----------------------------------------------
+    async def _alive(self) -> None:
+        """Say this process is alive for a lease's life, and its connection counts again
+        (they heal any count a lost or reordered write left wrong)."""
+        keep = max(1, round(self.ttl))
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.set(alive_key(self.name), 1, ex=keep)
+            for address, count in self.room.connections.items():
+                pipe.hset(connections_key(address), self.name, count)
+                pipe.expire(connections_key(address), 3 * keep)
+            await pipe.execute()
+
+    async def connect(self, address: str, count: int, most: int) -> bool:
+        """Whether the room may hold ``address``'s connections with this process holding
+        ``count`` of them (then recorded), at most ``most`` in all."""
+        try:
+            keep = 3 * max(1, round(self.ttl))
+            return bool(await self._admit(
+                keys=[connections_key(address)], args=[self.name, count, most, keep]
+            ))  # fmt: skip
+        except Exception:
+            log.exception("counting connections in Redis failed: this process's count stands")
+            return True
+
+    async def connections_now(self, address: str, count: int) -> None:
+        """Record this process's count of ``address``'s connections (after one ended)."""
+        with contextlib.suppress(Exception):
+            if count:
+                await self.redis.hset(connections_key(address), self.name, count)
+            else:
+                await self.redis.hdel(connections_key(address), self.name)
+
+    async def opened(self, address: str) -> list[str]:
+        """The tables ``address`` opened that may still be open (any process's)."""
+        ids = await self.redis.zrange(opened_key(address), 0, -1)
+        return [cast(bytes, i).decode() for i in ids]
+
+    async def opened_one(self, address: str, table_id: str, at: float) -> None:
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zadd(opened_key(address), {table_id: at})
+            pipe.expire(opened_key(address), OPENED_TTL)
+            await pipe.execute()
+
+    async def not_open(self, address: str, table_ids: list[str]) -> None:
+        if table_ids:
+            await self.redis.zrem(opened_key(address), *table_ids)
+
     async def bot_online(self, user_id: int, name: str) -> None:
         """A bot account connected here: the room's processes see it online, and a connection
         it had at another process is ended there (one connection per bot account)."""

@@ -107,7 +107,7 @@ class Connection:
         """Accept the websocket, unless its address holds ``MAX_CONNECTIONS`` already (then
         it is told why and closed).  An admitted connection must ``room.disconnect`` at its end."""
         await self.ws.accept()
-        if self.room.connect(self.address, MAX_CONNECTIONS):
+        if await self.room.connect(self.address, MAX_CONNECTIONS):
             return True
         refusal = ClientError("too_many_connections", f"at most {MAX_CONNECTIONS} at once")
         await self.ws.send_text(encode(refusal.to_json()))

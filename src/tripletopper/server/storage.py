@@ -422,6 +422,14 @@ def open_database(url: str) -> Database:
     return db
 
 
+def open_among(conn: Connection, ids: list[str]) -> set[str]:
+    """Those of ``ids`` that are open tables."""
+    if not ids:
+        return set()
+    t = schema.tables
+    return {r.id for r in conn.execute(select(t.c.id).where(t.c.id.in_(ids), t.c.status == "open"))}
+
+
 def table_ids(conn: Connection, status: str) -> list[str]:
     t = schema.tables
     return [r.id for r in conn.execute(select(t.c.id).where(t.c.status == status))]

@@ -1549,7 +1549,8 @@ class Room:
         self.broken: set[str] = set()
         """Tables reported broken since the start (each is logged once)."""
         self.opened_by: dict[str, set[str]] = {}
-        """Open tables by the client address that made them (the cap per address)."""
+        """Open tables by the client address that made them (the cap per address; the room
+        keeps them in Redis instead when it runs as several processes)."""
         self.watchers: list[Callable[[], None]] = []
         """Called whenever a table opens or its summary changes (the lobby listens)."""
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -1605,12 +1606,16 @@ class Room:
         for watcher in self.watchers:
             watcher()
 
-    def connect(self, address: str, most: int) -> bool:
-        """Count a new websocket connection from ``address``, unless it has ``most`` already."""
-        count = self.connections.get(address, 0)
-        if count >= most:
+    async def connect(self, address: str, most: int) -> bool:
+        """Count a new websocket connection from ``address``, unless it has ``most`` already
+        (in the whole room, when it runs as several processes)."""
+        count = self.connections.get(address, 0) + 1
+        if count > most:
             return False
-        self.connections[address] = count + 1
+        self.connections[address] = count
+        if self.cluster is not None and not await self.cluster.connect(address, count, most):
+            self.disconnect(address)
+            return False
         return True
 
     def disconnect(self, address: str) -> None:
@@ -1619,6 +1624,8 @@ class Room:
             self.connections[address] = count
         else:
             self.connections.pop(address, None)
+        if self.cluster is not None:
+            self.spawn(self.cluster.connections_now(address, max(0, count)))
 
     def spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -1756,7 +1763,7 @@ class Room:
             if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < game.players:
                 raise ClientError("bad_seat", f"seats are numbered 0 to {game.players - 1}")
         if address is not None:
-            self._check_open_cap(address)
+            await self._check_open_cap(address)
         now = time.time()
         row = TableRow(
             id=new_table_id(), game=game.name, players=game.players,
@@ -1770,28 +1777,38 @@ class Room:
         if self.cluster is not None:
             table.leased = await self.cluster.claim(row.id)
         self.tables[row.id] = table
-        if address is not None:
-            self.opened_by.setdefault(address, set()).add(row.id)
+        if address is not None and not start:
+            if self.cluster is None:
+                self.opened_by.setdefault(address, set()).add(row.id)
+            else:
+                await self.cluster.opened_one(address, row.id, now)
         if start:
             table._begin(now)
         self.table_changed()
         return table
 
-    def _check_open_cap(self, address: str) -> None:
-        mine = self.opened_by.get(address)
-        if not mine:
-            return
-        for table_id in list(mine):
-            table = self.tables.get(table_id)
-            if table is None or table.row.status != OPEN:
-                mine.discard(table_id)
-        if len(mine) >= self.settings.open_per_address:
+    async def _check_open_cap(self, address: str) -> None:
+        """Refuse a table to an address that has ``open_per_address`` open already (in the
+        whole room, when it runs as several processes: the database says which are open)."""
+        if self.cluster is not None:
+            ids = await self.cluster.opened(address)
+            still = await self.db.run(partial(storage.open_among, ids=ids))
+            await self.cluster.not_open(address, [i for i in ids if i not in still])
+            count = len(still)
+        else:
+            mine = self.opened_by.get(address, set())
+            for table_id in list(mine):
+                table = self.tables.get(table_id)
+                if table is None or table.row.status != OPEN:
+                    mine.discard(table_id)
+            if not mine:
+                self.opened_by.pop(address, None)
+            count = len(mine)
+        if count >= self.settings.open_per_address:
             raise ClientError(
-                "too_many_tables", f"you have {len(mine)} open tables: start or leave one first",
+                "too_many_tables", f"you have {count} open tables: start or leave one first",
                 retry_after=60,
             )  # fmt: skip
-        if not mine:
-            del self.opened_by[address]
 
     async def rematch(self, table: Table, by: str | None) -> Table:
         """Ask for a rematch, or accept the one asked for: a new table with the same game,
