@@ -211,3 +211,48 @@ def test_a_review_asked_of_two_processes_at_once_is_computed_once(tmp_path, redi
         computed_one, computed_two, text = client.portal.call(both)
         assert (computed_one, computed_two) == (1, 0)
         assert json.loads(text)["review"] == review(record, 0, iterations=40).to_json()
+
+
+def test_a_review_claim_lives_while_its_process_computes_and_lapses_when_it_dies(
+    tmp_path, redis_server, monkeypatch
+):
+    """A process computing a review renews its claim, so the other processes wait for it
+    however long it takes; one that dies mid-review leaves a claim that soon lapses, and
+    then another process computes the review (it was held 900 s)."""
+    import redis.asyncio as aioredis
+
+    from tripletopper.server import reviews
+    from tripletopper.server.reviews import Reviews, claim_key
+
+    monkeypatch.setattr(reviews, "CLAIM_SECONDS", 0.4)
+    with room(tmp_path, review_iterations=3000) as client:
+        table_id, _tokens = short_game(client, moves=20)
+        record = table_record(client.app.state.room.tables[table_id])
+        db, settings = client.app.state.room.db, client.app.state.reviews.settings
+        key = (table_id, 0)
+
+        async def run() -> None:
+            one, two = Reviews(db, settings, redis_server), Reviews(db, settings, redis_server)
+            shared = aioredis.Redis.from_url(redis_server)
+            try:
+                assert (await one.request(key, record))[1] == "waiting"
+                await asyncio.sleep(1.0)  # more than two claims' lives
+                assert one.running, "the review ended too soon to tell"
+                assert (await two.request(key, record))[1] == "waiting" and not two.running
+                # `one` dies: its work stops and nobody lets its claim go.
+                monkeypatch.setattr(one, "_let_go", lambda key: asyncio.sleep(0))
+                for task in list(one._tasks):
+                    task.cancel()
+                await asyncio.sleep(0.1)
+                assert await shared.exists(claim_key(key))
+                ends = time.monotonic() + 5
+                while await shared.exists(claim_key(key)):
+                    assert time.monotonic() < ends, "the dead process's claim does not lapse"
+                    await asyncio.sleep(0.05)
+                assert (await two.request(key, record))[1] == "waiting" and two.running
+            finally:
+                await one.close()
+                await two.close()
+                await shared.aclose()
+
+        client.portal.call(run)

@@ -43,15 +43,20 @@ Key = tuple[str, int]
 """A table's id and the reviewed seat."""
 CACHED = 64
 """Finished reviews kept in memory (the rest are read from the database)."""
-CLAIM_SECONDS = 900
-"""How long a process's claim to compute a review lasts (it is let go once the review
-is stored or has failed; a process that dies holds it this long)."""
+CLAIM_SECONDS = 30.0
+"""How long a process's claim to compute a review lasts unless renewed: it is renewed
+every third of that while the review is computed, let go once it is stored or has
+failed, and a process that dies holds it at most this long."""
 ELSEWHERE = encode({"status": "waiting", "done": 0, "total": None})
 """The answer of a process while another computes the review."""
 
 
 def claim_key(key: Key) -> str:
     return f"tt:review:{key[0]}:{key[1]}"
+
+
+def _claim_ms() -> int:
+    return max(1, round(CLAIM_SECONDS * 1000))
 
 
 @dataclass
@@ -117,10 +122,18 @@ class Reviews:
         if self.shared is None:
             return True
         try:
-            return bool(await self.shared.set(claim_key(key), 1, nx=True, ex=CLAIM_SECONDS))
+            return bool(await self.shared.set(claim_key(key), 1, nx=True, px=_claim_ms()))
         except Exception:
             log.warning("reviews: Redis cannot be reached; computing without a claim")
             return True
+
+    async def _keep_claim(self, key: Key) -> None:
+        """Renew the claim while the review is computed here (cancelled when it ends)."""
+        assert self.shared is not None
+        while True:
+            await asyncio.sleep(CLAIM_SECONDS / 3)
+            with contextlib.suppress(Exception):
+                await self.shared.pexpire(claim_key(key), _claim_ms())
 
     async def _let_go(self, key: Key) -> None:
         if self.shared is not None:
@@ -191,6 +204,7 @@ class Reviews:
     async def _compute(self, key: Key, record: Record, progress: Progress) -> None:
         table_id, seat = key
         loop = asyncio.get_running_loop()
+        keeper = None if self.shared is None else loop.create_task(self._keep_claim(key))
         try:
             async with self._slots:
                 pool = self._pool()
@@ -225,4 +239,6 @@ class Reviews:
             self.failed[key] = "the review could not be computed: ask again"
         finally:
             self.running.pop(key, None)
+            if keeper is not None:
+                keeper.cancel()
             await self._let_go(key)
