@@ -672,7 +672,7 @@ def test_a_rematch_asked_on_two_processes_at_once_is_one_table(two_processes, po
 
 
 def test_a_bot_account_connected_to_one_process_is_online_and_invited_from_the_other(
-    two_processes,
+    two_processes, redis_server
 ):
     """A bot account's ``/ws/bot`` reaches the second process; at the first, it is listed
     online, a person adds it to a table there and it hears the invitation (a seat token
@@ -724,6 +724,13 @@ def test_a_bot_account_connected_to_one_process_is_online_and_invited_from_the_o
     while ann.get("/api/bots/online").json()["bots"] and time.monotonic() < ends:
         time.sleep(0.05)
     assert ann.get("/api/bots/online").json()["bots"] == []
+    import redis
+
+    with redis.Redis.from_url(redis_server) as shared:  # the room's list of them is empty too
+        assert shared.smembers("tt:bots") == set()
+        shared.sadd("tt:bots", 987654)  # a bot of a process that died: its entry expired
+        assert ann.get("/api/bots/online").json()["bots"] == []
+        assert shared.smembers("tt:bots") == set()  # and the listing forgot it
     ann.close()
 
 

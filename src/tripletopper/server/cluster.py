@@ -105,6 +105,10 @@ def bot_key(user_id: int | str) -> str:
     return f"tt:bot:{user_id}"
 
 
+BOTS_ONLINE = "tt:bots"
+"""The user ids of the bot accounts that may be connected (each entry's key says)."""
+
+
 class Cluster:
     """This process's part in a room run as several."""
 
@@ -347,6 +351,7 @@ class Cluster:
         it had at another process is ended there (one connection per bot account)."""
         entry = orjson.dumps({"process": self.name, "name": name})
         old = await self.redis.set(bot_key(user_id), entry, ex=self.bot_ttl, get=True)
+        await self.redis.sadd(BOTS_ONLINE, user_id)
         if isinstance(old, bytes) and (process := orjson.loads(old)["process"]) != self.name:
             self._bot_gone(process, user_id, None, "replaced")
 
@@ -356,9 +361,9 @@ class Cluster:
 
     async def bot_offline(self, user_id: int) -> None:
         with contextlib.suppress(Exception):
-            found = await self.redis.get(bot_key(user_id))
-            if found is not None and orjson.loads(found)["process"] == self.name:
+            if await self.bot_at(user_id) == self.name:
                 await self.redis.delete(bot_key(user_id))
+                await self.redis.srem(BOTS_ONLINE, user_id)
 
     async def _bots_still_here(self) -> None:
         """Renew the entries of the bot accounts connected here (they expire with a lease)."""
@@ -368,17 +373,26 @@ class Cluster:
                 for user_id, link in links:
                     entry = orjson.dumps({"process": self.name, "name": link.name})
                     pipe.set(bot_key(user_id), entry, ex=self.bot_ttl)
+                pipe.sadd(BOTS_ONLINE, *(user_id for user_id, _link in links))
                 await pipe.execute()
 
     async def bots_online(self) -> dict[int, tuple[str, str]]:
         """Every bot account connected to the room: user id -> (its process, its name)."""
-        keys = [key async for key in self.redis.scan_iter(match=bot_key("*"), count=500)]
+        ids = [int(i) for i in await self.redis.smembers(BOTS_ONLINE)]
+        entries = await self.redis.mget([bot_key(i) for i in ids]) if ids else []
         found: dict[int, tuple[str, str]] = {}
-        for key, entry in zip(keys, await self.redis.mget(keys) if keys else [], strict=True):
+        for user_id, entry in zip(ids, entries, strict=True):
             if entry is not None:
                 data = orjson.loads(entry)
-                found[int(key.decode().rpartition(":")[2])] = (data["process"], data["name"])
+                found[user_id] = (data["process"], data["name"])
+        if gone := [i for i in ids if i not in found]:  # their process died: entries expired
+            await self.redis.srem(BOTS_ONLINE, *gone)
         return found
+
+    async def bot_at(self, user_id: int) -> str | None:
+        """The process a bot account is connected to, if any."""
+        found = await self.redis.get(bot_key(user_id))
+        return None if found is None else str(orjson.loads(found)["process"])
 
     def to_bot(self, process: str, user_id: int, text: str) -> None:
         """Send a message to a bot account connected at ``process`` (an invitation)."""
@@ -387,8 +401,8 @@ class Cluster:
     async def bot_gone(self, user_id: int, token_id: int | None) -> None:
         """End a bot account's connection wherever it is (its token revoked, its account
         deleted)."""
-        found = await self.redis.get(bot_key(user_id))
-        if found is not None and (process := orjson.loads(found)["process"]) != self.name:
+        process = await self.bot_at(user_id)
+        if process is not None and process != self.name:
             self._bot_gone(process, user_id, token_id, "revoked")
 
     # --- messages ------------------------------------------------------------------------------

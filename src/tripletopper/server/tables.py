@@ -1598,9 +1598,9 @@ class Room:
         if link is not None:
             link.push(text)
         elif self.cluster is not None:
-            found = (await self.cluster.bots_online()).get(user_id)
-            if found is not None:
-                self.cluster.to_bot(found[0], user_id, text)
+            process = await self.cluster.bot_at(user_id)
+            if process is not None:
+                self.cluster.to_bot(process, user_id, text)
 
     def table_changed(self) -> None:
         for watcher in self.watchers:
