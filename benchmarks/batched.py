@@ -197,8 +197,8 @@ def main() -> None:
     for label in ENV_GAMES:
         print(f"{label}: TripletopperVectorEnv x16 {summary(rates[('scalar env', label)])}")
         for size in env_sizes:
-            key = ("env", label, size)
-            times = summary(ratios[key], "x")
+            env_key = ("env", label, size)
+            times = summary(ratios[env_key], "x")
             share = ratios[("raw", label, size)]
             print(
                 f"  BatchedVectorEnv {size:>6} {summary(rates[key])}  {times} the scalar env;"

@@ -22,18 +22,13 @@ import tempfile
 import time
 from typing import Any
 
+from tripletopper.server.botpool import BotPool
 from tripletopper.server.storage import Database, SeatRow, sqlite_url
 from tripletopper.server.tables import Room, Settings, Table
 
 
 def bot_pool(workers: int | None) -> tuple[Any, str]:
-    """The room's bot pool: worker processes, or the threads of older versions."""
-    try:
-        from tripletopper.server.botpool import BotPool
-    except ImportError:
-        from tripletopper.server.workers import Lanes  # type: ignore[attr-defined]
-
-        return Lanes(2), "2 threads (Lanes)"
+    """The room's bot pool and what it is."""
     pool = BotPool(workers)
     return pool, f"{pool.size} worker processes (BotPool)"
 

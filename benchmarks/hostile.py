@@ -335,7 +335,7 @@ def run_once(scenario: str, args: argparse.Namespace) -> tuple[dict[str, float],
     data = tempfile.mkdtemp(prefix="tt-hostile-")
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    server = start_server(args, data, port, rate_limits=True)  # as it would face strangers
+    server = start_server(args, data, port, None, rate_limits=True)  # as it would face strangers
     try:
         setup = prepare(base, scenario)
         time.sleep(0.5)  # the room settles (bots' first moves)
@@ -406,6 +406,7 @@ def main() -> None:
     parser.add_argument("--bot-delay", type=float, default=0.3)
     parser.add_argument("--think", type=float, default=0.1, help="the player's pause, seconds")
     parser.add_argument("--seed", type=int, default=1)
+    parser.set_defaults(redis=None, workers=1)  # the room as one process (server_load's options)
     args = parser.parse_args()
     if args.quick:
         args.seconds, args.repeat = 6.0, 1

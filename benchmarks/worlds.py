@@ -17,6 +17,7 @@ import json
 import random
 import statistics
 import time
+from typing import Any
 
 from tripletopper.engine import Game, Rng, State
 from tripletopper.games import GAMES
@@ -25,8 +26,8 @@ from tripletopper.question_banks import make_game
 PLAYERS = {"thirty-two": 4, "thirty-one": 4, "three-up-three-down": 4, "toe": 2, "memo-match": 3}
 
 
-def positions(game: Game, count: int) -> list[tuple[State, int, dict, dict]]:
-    out = []
+def positions(game: Game, count: int) -> list[tuple[State, int, dict[str, Any], dict[str, Any]]]:
+    out: list[tuple[State, int, dict[str, Any], dict[str, Any]]] = []
     rng = random.Random(1)
     seed = 0
     while len(out) < count:

@@ -45,7 +45,8 @@ class Policy:
         logits = np.where(mask > 0, logits, -np.inf)
         logits -= logits.max()
         p = np.exp(logits)
-        return p / p.sum()
+        out: np.ndarray = p / p.sum()
+        return out
 
     def update(self, xs: np.ndarray, actions: np.ndarray, probs: np.ndarray,
                advantages: np.ndarray) -> None:  # fmt: skip
