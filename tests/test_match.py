@@ -100,6 +100,24 @@ def test_the_sprt_finds_a_clearly_stronger_bot_in_a_few_dozen_games(name):
     assert weaker.llr <= SPRT.lower and weaker.summary().high < 0.5
 
 
+def test_a_fixed_match_plays_every_deal_and_keeps_the_sprts_deals():
+    """``--fixed`` plays all the games the SPRT would have spared (a score read where an SPRT
+    stops is biased towards the winner); its first deals are the SPRT's, its verdict the
+    last LLR's."""
+    game = make_game("thirty-one", 2)
+    early = run_match(game, "medium", "random", SPRT, 60, seed=2026, workers=1)
+    fixed = run_match(game, "medium", "random", SPRT, 60, seed=2026, workers=1, fixed=True)
+    assert early.verdict == "H1" and early.games < 60 and not early.fixed
+    assert fixed.games == 60 and fixed.fixed and fixed.to_json()["fixed"]
+    assert fixed.deal_scores[: len(early.deal_scores)] == early.deal_scores
+    assert fixed.llr == SPRT.llr(30, sum(fixed.deal_scores), sum(s * s for s in fixed.deal_scores))
+    assert fixed.verdict == SPRT.verdict(fixed.llr) == "H1"
+    args = ["match", "thirty-one", "medium", "random", "-p", "2", "--seed", "2026", "-w", "1"]
+    text = CliRunner().invoke(cli, [*args, "--games", "60", "--fixed"])
+    said = " ".join(text.output.split())
+    assert "H1 accepted: A is stronger, after all 60 games (--fixed)" in said, said
+
+
 def strip(data):
     return {k: v for k, v in data.items() if k not in ("seconds", "decision_seconds")}
 

@@ -238,6 +238,9 @@ class Match:
     seconds: float = 0.0
     time_limit: float | None = None
     timed_out: bool = False
+    fixed: bool = False
+    """Every deal up to ``max_games`` was played, whatever the SPRT said on the way: the
+    score is unbiased (read where an SPRT stops, it overstates the winner)."""
     decision_times: dict[str, list[float]] = field(default_factory=dict)
 
     @property
@@ -262,6 +265,7 @@ class Match:
             "seconds": round(self.seconds, 2),
             "time_limit": self.time_limit,
             "timed_out": self.timed_out,
+            "fixed": self.fixed,
             "decision_seconds": {
                 name: time_summary(times) for name, times in self.decision_times.items()
             },
@@ -293,15 +297,16 @@ def _batches(deals: int, per_batch: int) -> Iterator[range]:
 def run_match(
     game: Game, a: str, b: str, sprt: Sprt, max_games: int = 1000, seed: int = 0, *,
     workers: int | None = None, ray: str | None = None, seconds: float | None = None,
-    on_game: Callable[[int], None] | None = None,
+    fixed: bool = False, on_game: Callable[[int], None] | None = None,
 ) -> Match:  # fmt: skip
     """Play deals of A against B until the SPRT decides, ``max_games`` (whole deals,
     at least one) are played or ``seconds`` have passed (at least one deal); see the
-    module doc.  ``on_game(games played)``."""
+    module doc.  ``fixed``: the SPRT stops nothing, its verdict is the last LLR's.
+    ``on_game(games played)``."""
     for spec in {a, b}:
         bot_factory(spec, game)  # refuse bad specs before starting workers
     seatings = deal_seatings(game.players)
-    match = Match(game, (a, b), seed, sprt, max_games, seatings, time_limit=seconds)
+    match = Match(game, (a, b), seed, sprt, max_games, seatings, time_limit=seconds, fixed=fixed)
     per_deal = len(seatings)
     deals = max(1, max_games // per_deal)
     if ray is not None:
@@ -321,13 +326,15 @@ def run_match(
                 if on_game is not None:
                     on_game(match.games)
                 decided = sprt.verdict(match.llr)
-                if decided is not None:
+                if fixed:
+                    match.verdict = decided or "inconclusive"
+                elif decided is not None:
                     match.verdict = decided
                     break
                 if seconds is not None and time.perf_counter() - started >= seconds:
                     match.timed_out = True
                     break
-        if match.verdict != "inconclusive" or match.timed_out:
+        if (match.verdict != "inconclusive" and not fixed) or match.timed_out:
             break
     match.seconds = time.perf_counter() - started
     return match

@@ -41,6 +41,11 @@ ELO0, ELO1 = 0.0, 50.0
 )
 @click.option("--score0", type=float, default=None, help="H0 as A's score (instead of --elo0).")
 @click.option("--score1", type=float, default=None, help="H1 as A's score (instead of --elo1).")
+@click.option(
+    "--fixed", is_flag=True,
+    help="Play all --games, never stopping early: an unbiased score (the verdict is the "
+    "last LLR's).  Quote scores from fixed runs; an SPRT's stop overstates the winner.",
+)  # fmt: skip
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="False H1 rate.")
 @click.option("--beta", type=float, default=0.05, show_default=True, help="False H0 rate.")
 @worker_options
@@ -52,7 +57,7 @@ def match_command(
     game: str, bot_a: str, bot_b: str, players: int | None, options: Sequence[str],
     seed: int | None, questions: str | None, max_games: int, time_limit: float | None,
     elo0: float | None, elo1: float | None, score0: float | None, score1: float | None,
-    alpha: float, beta: float,
+    fixed: bool, alpha: float, beta: float,
     workers: int | None, ray: str | None, as_json: bool, progress: bool | None,
 ) -> None:  # fmt: skip
     """Play BOT_A against BOT_B in GAME on duplicate deals (every deal from every seat)
@@ -81,7 +86,8 @@ def match_command(
         try:
             result = run_match(
                 the_game, bot_a, bot_b, sprt, max_games, seed or 0, workers=workers, ray=ray,
-                seconds=time_limit, on_game=lambda done: bar.update(task, completed=done),
+                seconds=time_limit, fixed=fixed,
+                on_game=lambda done: bar.update(task, completed=done),
             )  # fmt: skip
         except RayUnavailable as exc:
             raise click.ClickException(str(exc)) from None
@@ -134,6 +140,8 @@ def print_match(result: Match, console: Console) -> None:
         + ("time limit" if data["timed_out"] else "game cap")
         + " came first)",
     }[sprt["verdict"]]
+    if data["fixed"]:
+        verdict = f"{verdict.partition(' (')[0]}, after all {data['games']} games (--fixed)"
     console.print(
         f"SPRT elo0 {sprt['elo0']:g}, elo1 {sprt['elo1']:g} (scores {sprt['score0']:.3f}, "
         f"{sprt['score1']:.3f}), alpha {sprt['alpha']:g}, beta {sprt['beta']:g}"
