@@ -14,6 +14,7 @@ the reference's best time of 20 (the nearest to an unshared core): the units tim
 that best estimate the decision's seconds on a quiet core ("quiet p95").
 
     python benchmarks/ismcts.py [--decisions 20] [--iterations 300] [--game NAME] [--bot hard]
+        [-p PLAYERS]
 """
 
 from __future__ import annotations
@@ -51,9 +52,11 @@ def p95(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
 
 
-def measure(name: str, decisions: int, spec: str) -> tuple[float, float, list[float], list[float]]:
+def measure(
+    name: str, decisions: int, spec: str, players: int | None = None
+) -> tuple[float, float, list[float], list[float]]:
     """Median and best iterations/s, and each decision's seconds and reference units."""
-    game = GAMES[name](PLAYERS.get(name, GAMES[name].min_players))
+    game = GAMES[name](players or PLAYERS.get(name, GAMES[name].min_players))
     rng = Rng(1)
     rates: list[float] = []
     seconds: list[float] = []
@@ -92,6 +95,7 @@ def main() -> None:
     parser.add_argument("--decisions", type=int, default=20)
     parser.add_argument("--iterations", type=int, default=300)
     parser.add_argument("--game", action="append", choices=sorted(GAME_BOTS))
+    parser.add_argument("-p", "--players", type=int, help="players (default: 4, Toe 2, Memo 3)")
     parser.add_argument(
         "--bot", help="time this bot (e.g. hard) instead of the plain search; "
         "its own budget applies, --iterations is ignored",
@@ -114,7 +118,7 @@ def main() -> None:
         )
     )
     for name in args.game or sorted(GAME_BOTS):
-        median, best, seconds, units = measure(name, args.decisions, spec)
+        median, best, seconds, units = measure(name, args.decisions, spec, args.players)
         print(
             f"{name:22} {median:>14,.0f} {best:>10,.0f} {statistics.median(seconds):>10.3f} "
             f"{p95(seconds):>8.3f} {statistics.median(units):>10.1f} {p95(units):>10.1f} "

@@ -1,10 +1,11 @@
 """Thirty-One bots: legal, deterministic, fair (observation only) and sensible."""
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tripletopper.bots import LEVEL_ORDER, SeatView, bot_names, make_bot
-from tripletopper.bots.thirty_one import ThirtyOnePlayout
+from tripletopper.bots.thirty_one import ThirtyOnePlayout, chances
 from tripletopper.cards import STANDARD
 from tripletopper.engine import Rng
 from tripletopper.games.thirty_one import ThirtyOne
@@ -183,3 +184,39 @@ def test_playouts_do_not_declare_a_31_that_was_not_declared_when_made():
     action = ThirtyOnePlayout(state.game, 0, 1).choose(SeatView(state, 0).sample(Rng(1)))
     assert action == ("discard", STANDARD.parse("2C"), False)
     assert action in state.legal_actions(0)
+
+
+def test_heads_up_search_rewards_the_chance_to_win_the_game():
+    """Two lives against four win one time in three (every later hand a coin toss): a
+    knocker found lowest at four lives each (down to two) loses 3/7 - 1/3 of a game more
+    than by one life, where a ranking by lives saw almost no difference."""
+    state = stacked(2, dealer=1, deals=[dealt_31(1, 2), dealt_31(1, 2), dealt_31(0, 2)])
+    assert chances(state, state) == [0.5, 0.5]
+    declare_dealt(state)
+    declare_dealt(state)
+    assert state.lives == [2, 4]
+    assert chances(state, state) == [2 / 6, 4 / 6]
+    level = stacked(2, dealer=1, deals=[({0: "AS KS 5H", 1: "2C 3D 4H"}, "9H", "")])
+    knocked_lowest, lost_one = level.clone(), level.clone()
+    knocked_lowest.lives, lost_one.lives = [2, 4], [3, 4]
+    loss = chances(level, lost_one)[0] - chances(level, knocked_lowest)[0]
+    assert loss == pytest.approx(3 / 7 - 1 / 3)
+    over = stacked(2, dealer=1, deals=[dealt_31(1, 2)] * 4)
+    for _ in range(4):
+        declare_dealt(over)
+    assert over.is_terminal() and chances(over, over) == [0.0, 1.0]
+
+
+def test_searching_levels_compare_their_moves_on_paired_playouts_heads_up():
+    """With two players hard plays every move out from the same sampled worlds, as many
+    times each; with three it grows its tree (UCB spends more on the better moves)."""
+    deal = {0: "AS KS 5H", 1: "2C 3D 4H", 2: "2D 3H 4S"}
+    heads_up = stacked(2, dealer=1, deals=[({0: deal[0], 1: deal[1]}, "9H", "")])
+    bot = make_bot("hard", heads_up.game, 0, 3)
+    bot.search(SeatView(heads_up, 0))
+    assert bot.last.root_visits == {"take": 133, "draw": 133, "knock": 133}
+    three = stacked(3, dealer=2, deals=[(deal, "9H", "")])
+    bot = make_bot("hard", three.game, 0, 3)
+    bot.search(SeatView(three, 0))
+    visits = bot.last.root_visits
+    assert sum(visits.values()) == 400 and len(set(visits.values())) > 1

@@ -25,6 +25,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from functools import lru_cache
 from itertools import filterfalse
 from typing import Any, cast
@@ -298,21 +299,53 @@ def improved_opponents(world: State, seat: int, rng: Rng) -> None:
                 stock.cards[j], hand[swap] = hand[swap], card
 
 
+def chances(root: State, leaf: State) -> list[float]:
+    """Heads-up, each seat's chance of winning the game where a playout stops: the result,
+    or from the lives left (with every hand a coin toss costing its loser one life, ``a``
+    lives against ``b`` win with chance ``a / (a + b)``, the gambler's ruin).  Ranking by
+    lives, as with more players, rates a hand badly heads-up: level on lives, a knocker
+    found lowest (two lives) loses hardly more than by one, and two lives ahead, losing a
+    hand costs almost nothing."""
+    results = leaf.results()
+    if results is not None:
+        return results.returns()
+    a, b = cast(ThirtyOneState, leaf).lives
+    return [a / (a + b), b / (a + b)]
+
+
 SEARCH = SearchSpec(
     evaluate=standings_by(lambda state: cast(ThirtyOneState, state).lives, lambda players: 2.0),
     horizon=end_of_hand,
     playout_bot=ThirtyOnePlayout,
     belief=improved_opponents,
 )
+HEADS_UP = replace(SEARCH, evaluate=chances, paired=4)
+"""The search with two players: the chance to win the game as the reward, and every
+decision (take, draw or knock; which card to throw) a paired comparison of its moves."""
+
+
+def search_level(iterations: int, description: str) -> type[Bot]:
+    """A searching level: ``SEARCH`` with three players or more, ``HEADS_UP`` with two."""
+
+    base = searching(SEARCH, ThirtyOneHeuristic, iterations, 0.0, description)
+
+    class ThirtyOneSearch(base):  # type: ignore[misc, valid-type]
+        def __init__(self, game: Game, seat: int, seed: int = 0, **params: Any) -> None:
+            super().__init__(game, seat, seed, **params)
+            if game.players == 2:
+                self.spec = HEADS_UP
+
+    return ThirtyOneSearch
+
 
 LEVELS: dict[str, type[Bot]] = {
     "easy": sloppy(ThirtyOneHeuristic, 0.25, "the heuristic, with a wrong move one time in four"),
     "medium": ThirtyOneHeuristic,
-    "hard": searching(
-        SEARCH, ThirtyOneHeuristic, 400, 0.0, "ISMCTS, 400 determinizations per decision"
+    "hard": search_level(
+        400, "ISMCTS, 400 determinizations per decision (heads-up: paired, by game chances)"
     ),
-    "expert": searching(
-        SEARCH, ThirtyOneHeuristic, 1500, 0.0, "ISMCTS, 1500 determinizations per decision"
+    "expert": search_level(
+        1500, "ISMCTS, 1500 determinizations per decision (heads-up: paired, by game chances)"
     ),
 }
 """The difficulty levels of Thirty-One (see ``docs/bots.md`` for how they compare)."""
