@@ -408,6 +408,7 @@ class ISMCTSBot(Bot):
             n * len(moves),
             time.perf_counter() - started,
             {self.game.action_to_text(a): n for a in moves},
+            {a: (n, means[i]) for i, a in enumerate(moves)},
         )
         return choice
 
