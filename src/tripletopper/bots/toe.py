@@ -271,18 +271,24 @@ class Weights:
     """A new cell that would complete our line, no kept card fitting it yet."""
     half: float = 40.0
     """A line of ours going to two marks, a kept card fitting one of its other cells."""
+    block: tuple[float, ...] = (*BLOCK[:3], 250.0)
+    """``BLOCK`` but for a line of three of theirs: blocking it is worth less than an
+    armed threat of ours, since they did not complete it on their last turn (their hand
+    does not fit it) and only a card drawn since can."""
 
 
-def cell_value(cell: int, mine: list[int], theirs: list[int]) -> float:
+def cell_value(
+    cell: int, mine: list[int], theirs: list[int], block: tuple[float, ...] = BLOCK
+) -> float:
     """Marking a free cell, by the lines through it: ``OWN`` by our marks in lines they
-    have not marked, ``BLOCK`` by their marks in lines we have not marked."""
+    have not marked, ``block`` by their marks in lines we have not marked."""
     value = 0.0
     for line in LINES_THROUGH[cell]:
         m, t = mine[line], theirs[line]
         if not t:
             value += OWN[m]
         if not m:
-            value += BLOCK[t]
+            value += block[t]
     return value
 
 
@@ -315,15 +321,16 @@ def play_scores(
     board: list[int], seat: int, mine: list[int], theirs: list[int], hand: list[int], w: Weights
 ) -> dict[Action, float]:
     """Every play of ``hand`` (after drawing) scored for ``seat``: the cell's lines, less
-    ``wild_cost`` per wild value; plus, unless it wins or blocks a line of three, the
-    threats it makes and the hand it keeps.  ``board`` holds a seat or -1 (free) per
-    cell; ``mine`` and ``theirs`` the marks per line.  In the order of legal actions."""
+    ``wild_cost`` per wild value; plus, unless it wins, the threats it makes and the hand
+    it keeps (a block is weighed against them: ``Weights.block``).  ``board`` holds a
+    seat or -1 (free) per cell; ``mine`` and ``theirs`` the marks per line.  In the order
+    of legal actions."""
     values: dict[int, float] = {}
 
     def value_of(cell: int) -> float:
         value = values.get(cell)
         if value is None:
-            value = values[cell] = cell_value(cell, mine, theirs)
+            value = values[cell] = cell_value(cell, mine, theirs, w.block)
         return value
 
     best_of: dict[int, tuple[float, int, float]] = {}  # card: (best, its cell, second best)
@@ -348,7 +355,7 @@ def play_scores(
                 value = -1.0 - w.wild_cost * WILDS[card]
             else:
                 value = value_of(cell)
-                if value >= CRITICAL:  # a win or a block: spend the tamest card
+                if value >= CRITICAL:  # a win: spend the tamest card
                     scores[plays[cell]] = value - WILDS[card] * 0.01
                     continue
                 value += threat_value(board, mine, theirs, cell, rest, w)
