@@ -6,7 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tripletopper.bots import LEVEL_ORDER, SeatView, bot_names, make_bot
-from tripletopper.bots.toe import SHORTLIST
+from tripletopper.bots.base import SampledView
+from tripletopper.bots.toe import SHORTLIST, ToePlayout
 from tripletopper.cards import TRIPLE_TOPPER
 from tripletopper.engine import CLOCK, Rng
 from tripletopper.games.toe import WASTED, Toe, cell_of
@@ -105,6 +106,52 @@ def test_tactician_makes_a_threat_its_hand_completes_and_keeps_the_wild():
     assert bot_play(state) == ("play", P("KC1"), cell_of("BC1"))
     tactician = make_bot("tactician", state.game, 0, 0)
     assert tactician.choose(SeatView(state, 0)) == ("play", P("GC1"), cell_of("GC1"))
+
+
+def test_tactician_makes_an_armed_threat_before_blocking_an_old_line_of_three():
+    state = stacked({0: "KC1 GC1 RS4", 1: "BS4 RH1 YT2"}, stock="GH2")
+    preset(state, {"RC1": 0, "YC1": 0, "RH2": 0, "RC4": 1, "RH4": 1, "RT4": 1})
+    state.apply(("draw",))
+    # The heuristic blocks RS4 at once; the tactician marks GC1, keeping KC1 for BC1: the
+    # opponent, whose hand did not complete RS4 last turn, must now block BC1 or lose.
+    assert bot_play(state) == ("play", P("RS4"), cell_of("RS4"))
+    tactician = make_bot("tactician", state.game, 0, 0)
+    assert tactician.choose(SeatView(state, 0)) == ("play", P("GC1"), cell_of("GC1"))
+
+
+def test_tactician_throws_a_hand_that_fits_no_cell_completing_a_line():
+    def choices(hand, marks):
+        state = stacked({0: hand, 1: "BS4 RH1 YT2"})
+        preset(state, marks)
+        return bot_play(state), make_bot("tactician", state.game, 0, 0).choose(SeatView(state, 0))
+
+    line = {"RC1": 0, "YC1": 0, "GC1": 0, "RC4": 1}  # BC1 would complete X's line
+    dead = ("discard", (P("RH2"), P("YT3"), P("GS4")))
+    assert choices("RH2 YT3 GS4", line) == (("draw",), dead)  # the heuristic draws
+    assert choices("RH2 YT3 KC1", line) == (("draw",), ("draw",))  # KC1 fits BC1
+    block = {**line, "RH4": 1, "RT4": 1}  # RS4 would complete O's line
+    assert choices("RH2 YT3 RS4", block) == (("draw",), ("draw",))  # RS4 blocks it
+    assert choices("RH2 YT3 GS4", {"RC1": 0, "YC1": 0, "RC4": 1}) == (("draw",), ("draw",))
+
+
+def test_playouts_win_block_and_throw_a_dead_hand():
+    def playout(hand, marks, stock=""):
+        state = stacked({0: hand, 1: "BS4 RH1 YT2"}, stock=stock)
+        preset(state, marks)
+        if stock:
+            state.apply(("draw",))
+        return ToePlayout(state.game, 0).choose(SampledView(state, 0))
+
+    theirs = {"RC4": 1, "RH4": 1, "RT4": 1}  # RS4 would complete O's line
+    three = {"RC1": 0, "YC1": 0, "GC1": 0, **theirs}
+    assert playout("KB? YH2 GT3", three, "BC1") == ("play", P("BC1"), cell_of("BC1"))
+    assert playout("KB? YH2 GT3", {"RC1": 0, "YC1": 0, **theirs}, "YC2") == (
+        "play", P("KB?"), cell_of("RS4"),
+    )  # fmt: skip
+    assert playout("RH2 YT3 RS4", three) == ("draw",)  # RS4 fits: draw to block it
+    assert playout("RH2 YT3 GS4", {"RC1": 0, "YC1": 0, "GC1": 0}) == (
+        "discard", (P("RH2"), P("YT3"), P("GS4")),
+    )  # fmt: skip
 
 
 def test_the_search_weighs_only_the_tacticians_best_plays():

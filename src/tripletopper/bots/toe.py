@@ -271,18 +271,24 @@ class Weights:
     """A new cell that would complete our line, no kept card fitting it yet."""
     half: float = 40.0
     """A line of ours going to two marks, a kept card fitting one of its other cells."""
+    block: tuple[float, ...] = (*BLOCK[:3], 250.0)
+    """``BLOCK`` but for a line of three of theirs: blocking it is worth less than an
+    armed threat of ours, since they did not complete it on their last turn (their hand
+    does not fit it) and only a card drawn since can."""
 
 
-def cell_value(cell: int, mine: list[int], theirs: list[int]) -> float:
+def cell_value(
+    cell: int, mine: list[int], theirs: list[int], block: tuple[float, ...] = BLOCK
+) -> float:
     """Marking a free cell, by the lines through it: ``OWN`` by our marks in lines they
-    have not marked, ``BLOCK`` by their marks in lines we have not marked."""
+    have not marked, ``block`` by their marks in lines we have not marked."""
     value = 0.0
     for line in LINES_THROUGH[cell]:
         m, t = mine[line], theirs[line]
         if not t:
             value += OWN[m]
         if not m:
-            value += BLOCK[t]
+            value += block[t]
     return value
 
 
@@ -315,15 +321,16 @@ def play_scores(
     board: list[int], seat: int, mine: list[int], theirs: list[int], hand: list[int], w: Weights
 ) -> dict[Action, float]:
     """Every play of ``hand`` (after drawing) scored for ``seat``: the cell's lines, less
-    ``wild_cost`` per wild value; plus, unless it wins or blocks a line of three, the
-    threats it makes and the hand it keeps.  ``board`` holds a seat or -1 (free) per
-    cell; ``mine`` and ``theirs`` the marks per line.  In the order of legal actions."""
+    ``wild_cost`` per wild value; plus, unless it wins, the threats it makes and the hand
+    it keeps (a block is weighed against them: ``Weights.block``).  ``board`` holds a
+    seat or -1 (free) per cell; ``mine`` and ``theirs`` the marks per line.  In the order
+    of legal actions."""
     values: dict[int, float] = {}
 
     def value_of(cell: int) -> float:
         value = values.get(cell)
         if value is None:
-            value = values[cell] = cell_value(cell, mine, theirs)
+            value = values[cell] = cell_value(cell, mine, theirs, w.block)
         return value
 
     best_of: dict[int, tuple[float, int, float]] = {}  # card: (best, its cell, second best)
@@ -348,7 +355,7 @@ def play_scores(
                 value = -1.0 - w.wild_cost * WILDS[card]
             else:
                 value = value_of(cell)
-                if value >= CRITICAL:  # a win or a block: spend the tamest card
+                if value >= CRITICAL:  # a win: spend the tamest card
                     scores[plays[cell]] = value - WILDS[card] * 0.01
                     continue
                 value += threat_value(board, mine, theirs, cell, rest, w)
@@ -360,28 +367,62 @@ def play_scores(
     return scores
 
 
+def dead_hand(board: list[int], mine: list[int], theirs: list[int], hand: list[int]) -> bool:
+    """Whether to throw the whole hand instead of drawing: we have a free cell that would
+    complete a line of ours, and no card of the hand fits it, nor a cell that would
+    complete theirs (a block).  Three fresh cards and next turn's draw give four chances
+    at the winning cells where drawing gives one a turn; a mark made meanwhile rarely
+    matters as much.  ``board`` holds -1 for a free cell; ``mine`` and ``theirs`` the
+    marks per line."""
+    wins: set[int] = set()
+    blocks: set[int] = set()
+    for line, cells in enumerate(LINES):
+        if mine[line] == 3 and not theirs[line]:
+            wins.update(c for c in cells if board[c] < 0)
+        elif theirs[line] == 3 and not mine[line]:
+            blocks.update(c for c in cells if board[c] < 0)
+    if not wins:
+        return False
+    targets = wins | blocks
+    return not any(targets & FITS_SET[card] for card in hand)
+
+
+def seat_board(obs: dict[str, Any], seat: int) -> tuple[list[int], list[int], list[int]]:
+    """The board from ``seat``'s observation, 0 for its marks, 1 for the other's and -1
+    for a free cell; and the marks per line of each (``mine``, ``theirs``)."""
+    mark = SYMBOLS[obs["x"] != seat]
+    board = [-1 if m == "." else (0 if m == mark else 1) for m in obs["board"]]
+    mine = [sum(board[c] == 0 for c in line) for line in LINES]
+    theirs = [sum(board[c] == 1 for c in line) for line in LINES]
+    return board, mine, theirs
+
+
 class ToeTactician(ToeHeuristic):
-    """The heuristic's turns; plays chosen by :func:`play_scores` (threats, the hand kept)."""
+    """The heuristic's turns, but a dead hand is thrown (:func:`dead_hand`); plays chosen
+    by :func:`play_scores` (threats, the hand kept)."""
 
     name = "tactician"
     description = (
-        "the heuristic, but plays for threats its hand can complete and keeps useful cards"
+        "the heuristic, but plays for threats its hand can complete, keeps useful cards "
+        "and throws a hand that fits none of the cells completing a line"
     )
     weights = Weights()
 
     def choose(self, view: SeatView) -> Action | None:
         obs = view.observation()
-        if obs["phase"] != PHASE_NAMES[PLAY]:
+        phase = obs["phase"]
+        if phase == PHASE_NAMES[TURN]:
+            hand = [_parse(c) for c in obs["hand"]]
+            if dead_hand(*seat_board(obs, self.seat), hand):
+                return ("discard", tuple(sorted(hand)))
+        if phase != PHASE_NAMES[PLAY]:
             return super().choose(view)
         scores = self.scores(obs)
         return max(view.legal_actions(), key=scores.__getitem__)
 
     def scores(self, obs: dict[str, Any]) -> dict[Action, float]:
         """:func:`play_scores` for this seat's observation."""
-        mark = SYMBOLS[obs["x"] != self.seat]
-        board = [-1 if m == "." else (0 if m == mark else 1) for m in obs["board"]]
-        mine = [sum(board[c] == 0 for c in line) for line in LINES]
-        theirs = [sum(board[c] == 1 for c in line) for line in LINES]
+        board, mine, theirs = seat_board(obs, self.seat)
         hand = [_parse(c) for c in obs["hand"]]
         return play_scores(board, 0, mine, theirs, hand, self.weights)
 
@@ -403,7 +444,8 @@ class ToePlayout(Playout):
     """A fast greedy policy for ISMCTS playouts in sampled worlds.
 
     It reads the sampled state for speed (the board's line counts, its own hand):
-    draw when a card of the hand fits a free cell, else throw all three; play the
+    draw when a card of the hand fits a free cell, else throw all three (and throw
+    a dead hand, as the tactician does: :func:`dead_hand`); play the
     card and cell worth most by the lines through the cell, as the heuristic
     values them, paying for wilds as the tactician does.  Quiz phases go to a quiz player of average
     knowledge.
@@ -434,13 +476,14 @@ class ToePlayout(Playout):
         seat = self.seat
         board = state.board
         hand = state.hands[seat]
-        if phase == TURN:
-            for card in hand:
-                for cell in FITS[card]:
-                    if board[cell] < 0:
-                        return DRAW
-            return ("discard", tuple(sorted(hand)))
         mine, theirs = state.counts[seat], state.counts[1 - seat]
+        if phase == TURN:
+            if not dead_hand(board, mine, theirs, hand):
+                for card in hand:
+                    for cell in FITS[card]:
+                        if board[cell] < 0:
+                            return DRAW
+            return ("discard", tuple(sorted(hand)))
         cost = self.wild_cost
         best: Action | None = None
         best_value = -1e9
