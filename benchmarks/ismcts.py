@@ -14,6 +14,7 @@ the reference's best time of 20 (the nearest to an unshared core): the units tim
 that best estimate the decision's seconds on a quiet core ("quiet p95").
 
     python benchmarks/ismcts.py [--decisions 20] [--iterations 300] [--game NAME] [--bot hard]
+        [--players N] [--steps 30]
 """
 
 from __future__ import annotations
@@ -51,9 +52,12 @@ def p95(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
 
 
-def measure(name: str, decisions: int, spec: str) -> tuple[float, float, list[float], list[float]]:
-    """Median and best iterations/s, and each decision's seconds and reference units."""
-    game = GAMES[name](PLAYERS.get(name, GAMES[name].min_players))
+def measure(
+    name: str, decisions: int, spec: str, players: int | None = None, steps: int = 30
+) -> tuple[float, float, list[float], list[float]]:
+    """Median and best iterations/s, and each decision's seconds and reference units, at
+    positions ``steps - 30`` to ``steps`` random moves from the start."""
+    game = GAMES[name](players or PLAYERS.get(name, GAMES[name].min_players))
     rng = Rng(1)
     rates: list[float] = []
     seconds: list[float] = []
@@ -62,9 +66,9 @@ def measure(name: str, decisions: int, spec: str) -> tuple[float, float, list[fl
     while len(seconds) < decisions:
         state = game.new_state(seed=index)
         index += 1
-        steps = rng.below(30)
-        while not state.is_terminal() and (steps > 0 or len(state.to_act()) != 1):
-            steps -= 1  # random moves; where several seats may act, the first one acts
+        moves = max(0, steps - 30) + rng.below(30)
+        while not state.is_terminal() and (moves > 0 or len(state.to_act()) != 1):
+            moves -= 1  # random moves; where several seats may act, the first one acts
             seat = state.to_act()[0]
             legal = state.legal_actions(seat)
             state.apply(legal[rng.below(len(legal))], seat, events=False)
@@ -96,6 +100,12 @@ def main() -> None:
         "--bot", help="time this bot (e.g. hard) instead of the plain search; "
         "its own budget applies, --iterations is ignored",
     )  # fmt: skip
+    parser.add_argument("--players", type=int, help="players (default: per game)")
+    parser.add_argument(
+        "--steps", type=int, default=30,
+        help="decide at positions STEPS-30 to STEPS random moves from the start (default 30; "
+        "more reaches later positions, e.g. 3UP 3DOWN's endgame, where its levels search)",
+    )  # fmt: skip
     args = parser.parse_args()
     spec = args.bot or f"ismcts:iterations={args.iterations}:confidence=0"
     print(f"Python {platform.python_version()}, one process, bot {spec}")
@@ -114,7 +124,7 @@ def main() -> None:
         )
     )
     for name in args.game or sorted(GAME_BOTS):
-        median, best, seconds, units = measure(name, args.decisions, spec)
+        median, best, seconds, units = measure(name, args.decisions, spec, args.players, args.steps)
         print(
             f"{name:22} {median:>14,.0f} {best:>10,.0f} {statistics.median(seconds):>10.3f} "
             f"{p95(seconds):>8.3f} {statistics.median(units):>10.1f} {p95(units):>10.1f} "
