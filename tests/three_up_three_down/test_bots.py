@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from tripletopper.bots import LEVEL_ORDER, SeatView, bot_names, make_bot
 from tripletopper.bots.three_up_three_down import (
     PLAYOUT_PLIES,
+    choice_shortlist,
     evaluate,
     horizon,
     standings,
@@ -184,3 +185,22 @@ def test_two_hard_bots_do_not_go_round_in_circles():
     bots = [make_bot("hard", state.game, seat, seat) for seat in range(2)]
     end = play_game(state.game, bots, 0, state=state)
     assert end.turns < 100
+
+
+def test_expert_searches_its_choice_of_cards_up_among_swaps_of_the_heuristics():
+    state = stacked(2, {0: "1 1 1", 1: "2 2 2"}, {0: "3 4 9 8 10 C", 1: "3 5 9 9 C+1 C+2"})
+    view = SeatView(state, 0)
+    shortlist = choice_shortlist(view, view.legal_actions())
+    assert [state.game.action_to_text(a) for a in shortlist] == [
+        "choose 9 10 C", "choose 8 9 10", "choose 4 9 10", "choose 3 9 10",
+        "choose 8 9 C", "choose 4 9 C", "choose 3 9 C", "choose 8 10 C", "choose 4 10 C",
+        "choose 3 10 C",
+    ]  # fmt: skip
+    expert = make_bot("expert:iterations=100", state.game, 0, 0)
+    assert expert.choose(view) in shortlist
+    assert sorted(expert.last.root_visits) == sorted(
+        state.game.action_to_text(a) for a in shortlist
+    )  # every choice played out on the same 10 worlds
+    hard = make_bot("hard:iterations=100", state.game, 0, 0)
+    assert state.game.action_to_text(hard.choose(view)) == "choose 9 10 C"
+    assert hard.last.iterations == 0  # hard leaves the choice to the heuristic

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any, cast
 
@@ -266,6 +267,32 @@ def unrepeating(inner: type[Bot]) -> type[Bot]:
     return Unrepeating
 
 
+def choice_shortlist(view: SeatView, legal: list[Action]) -> list[Action]:
+    """At the start, the heuristic's choice of cards up (the three strongest) and every
+    choice that swaps one of them for one of the three it keeps in hand; later, every move."""
+    if view.observation()["phase"] != "choose":
+        return legal
+    ranks = sorted((RANK[_parse(c)] for c in view.observation()["hand"]), reverse=True)
+    up, kept = ranks[:3], ranks[3:]
+    swaps = [choose_action(up[:i] + up[i + 1 :] + [k]) for i in range(3) for k in kept]
+    return list(dict.fromkeys([choose_action(up), *swaps]))
+
+
+def searching_the_choice(inner: type[Bot]) -> type[Bot]:
+    """``inner`` (a searching level), but it also searches its choice of cards up at the
+    start, over ``choice_shortlist``, with playouts to the end of the game: the choice
+    decides the end of the game, where the cards up are played, and nothing before
+    (everyone chooses at once, so the search otherwise leaves it to the heuristic)."""
+
+    class SearchingTheChoice(inner):  # type: ignore[valid-type, misc]
+        def choose(self, view: SeatView) -> Action | None:
+            if view.observation()["phase"] == "choose" and self.seat in view.to_act():
+                return cast(Action, self.search(view, self.fallback.choose(view)))
+            return cast("Action | None", super().choose(view))
+
+    return SearchingTheChoice
+
+
 SEARCH = SearchSpec(
     evaluate=evaluate,
     horizon=horizon,
@@ -273,6 +300,8 @@ SEARCH = SearchSpec(
     playout_bot=ThreeUpPlayout,
     paired=12,
 )
+
+EXPERT_SEARCH = replace(SEARCH, shortlist=choice_shortlist)
 
 LEVELS: dict[str, type[Bot]] = {
     "easy": sloppy(ThreeUpHeuristic, 0.25, "the heuristic, with a wrong move one time in four"),
@@ -288,13 +317,15 @@ LEVELS: dict[str, type[Bot]] = {
         )
     ),
     "expert": unrepeating(
-        searching(
-            SEARCH,
-            ThreeUpHeuristic,
-            4800,
-            0.0,
-            "the heuristic until 30 cards are left in the stock, then 4800 playouts per "
-            "decision, to the end of the game, moves compared on the same worlds",
+        searching_the_choice(
+            searching(
+                EXPERT_SEARCH,
+                ThreeUpHeuristic,
+                4800,
+                0.0,
+                "the cards up chosen by search too (10 choices played out to the end), "
+                "4800 playouts per decision from 30 cards in the stock",
+            )
         )
     ),
 }
