@@ -56,7 +56,8 @@ def measure(
     name: str, decisions: int, spec: str, players: int | None = None, steps: int = 30
 ) -> tuple[float, float, list[float], list[float]]:
     """Median and best iterations/s, and each decision's seconds and reference units, at
-    positions ``steps - 30`` to ``steps`` random moves from the start."""
+    positions ``steps - 30`` to ``steps`` random moves from the start (at most ``steps``
+    - 1; 1: the first decision)."""
     game = GAMES[name](players or PLAYERS.get(name, GAMES[name].min_players))
     rng = Rng(1)
     rates: list[float] = []
@@ -66,7 +67,7 @@ def measure(
     while len(seconds) < decisions:
         state = game.new_state(seed=index)
         index += 1
-        moves = max(0, steps - 30) + rng.below(30)
+        moves = max(0, steps - 30) + rng.below(min(30, max(1, steps)))
         while not state.is_terminal() and (moves > 0 or len(state.to_act()) != 1):
             moves -= 1  # random moves; where several seats may act, the first one acts
             seat = state.to_act()[0]
@@ -103,8 +104,9 @@ def main() -> None:
     parser.add_argument("--players", type=int, help="players (default: per game)")
     parser.add_argument(
         "--steps", type=int, default=30,
-        help="decide at positions STEPS-30 to STEPS random moves from the start (default 30; "
-        "more reaches later positions, e.g. 3UP 3DOWN's endgame, where its levels search)",
+        help="decide at positions STEPS-30 to STEPS-1 random moves from the start (default 30; "
+        "more reaches later positions, e.g. 3UP 3DOWN's endgame, where its levels search; "
+        "1: the first decision only, e.g. the choice of 3UP cards)",
     )  # fmt: skip
     args = parser.parse_args()
     spec = args.bot or f"ismcts:iterations={args.iterations}:confidence=0"
