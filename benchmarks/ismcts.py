@@ -14,7 +14,7 @@ the reference's best time of 20 (the nearest to an unshared core): the units tim
 that best estimate the decision's seconds on a quiet core ("quiet p95").
 
     python benchmarks/ismcts.py [--decisions 20] [--iterations 300] [--game NAME] [--bot hard]
-        [-p PLAYERS]
+        [--players N] [--steps 30]
 """
 
 from __future__ import annotations
@@ -53,9 +53,11 @@ def p95(values: list[float]) -> float:
 
 
 def measure(
-    name: str, decisions: int, spec: str, players: int | None = None
+    name: str, decisions: int, spec: str, players: int | None = None, steps: int = 30
 ) -> tuple[float, float, list[float], list[float]]:
-    """Median and best iterations/s, and each decision's seconds and reference units."""
+    """Median and best iterations/s, and each decision's seconds and reference units, at
+    positions ``steps - 30`` to ``steps`` random moves from the start (at most ``steps``
+    - 1; 1: the first decision)."""
     game = GAMES[name](players or PLAYERS.get(name, GAMES[name].min_players))
     rng = Rng(1)
     rates: list[float] = []
@@ -65,9 +67,9 @@ def measure(
     while len(seconds) < decisions:
         state = game.new_state(seed=index)
         index += 1
-        steps = rng.below(30)
-        while not state.is_terminal() and (steps > 0 or len(state.to_act()) != 1):
-            steps -= 1  # random moves; where several seats may act, the first one acts
+        moves = max(0, steps - 30) + rng.below(min(30, max(1, steps)))
+        while not state.is_terminal() and (moves > 0 or len(state.to_act()) != 1):
+            moves -= 1  # random moves; where several seats may act, the first one acts
             seat = state.to_act()[0]
             legal = state.legal_actions(seat)
             state.apply(legal[rng.below(len(legal))], seat, events=False)
@@ -95,10 +97,16 @@ def main() -> None:
     parser.add_argument("--decisions", type=int, default=20)
     parser.add_argument("--iterations", type=int, default=300)
     parser.add_argument("--game", action="append", choices=sorted(GAME_BOTS))
-    parser.add_argument("-p", "--players", type=int, help="players (default: 4, Toe 2, Memo 3)")
     parser.add_argument(
         "--bot", help="time this bot (e.g. hard) instead of the plain search; "
         "its own budget applies, --iterations is ignored",
+    )  # fmt: skip
+    parser.add_argument("-p", "--players", type=int, help="players (default: per game)")
+    parser.add_argument(
+        "--steps", type=int, default=30,
+        help="decide at positions STEPS-30 to STEPS-1 random moves from the start (default 30; "
+        "more reaches later positions, e.g. 3UP 3DOWN's endgame, where its levels search; "
+        "1: the first decision only, e.g. the choice of 3UP cards)",
     )  # fmt: skip
     args = parser.parse_args()
     spec = args.bot or f"ismcts:iterations={args.iterations}:confidence=0"
@@ -118,7 +126,7 @@ def main() -> None:
         )
     )
     for name in args.game or sorted(GAME_BOTS):
-        median, best, seconds, units = measure(name, args.decisions, spec, args.players)
+        median, best, seconds, units = measure(name, args.decisions, spec, args.players, args.steps)
         print(
             f"{name:22} {median:>14,.0f} {best:>10,.0f} {statistics.median(seconds):>10.3f} "
             f"{p95(seconds):>8.3f} {statistics.median(units):>10.1f} {p95(units):>10.1f} "

@@ -5,7 +5,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tripletopper.bots import LEVEL_ORDER, SeatView, bot_names, make_bot
-from tripletopper.bots.three_up_three_down import evaluate, standings
+from tripletopper.bots.three_up_three_down import (
+    PLAYOUT_PLIES,
+    choice_shortlist,
+    evaluate,
+    horizon,
+    standings,
+)
 from tripletopper.engine import Rng
 from tripletopper.games.three_up_three_down import ThreeUpThreeDown, ThreeUpThreeDownState
 from tripletopper.runner import play_game, simulate
@@ -124,9 +130,24 @@ def test_search_counts_an_endgame_playout_that_does_not_finish_as_worth_nothing(
     won.apply_text("flip")
     assert won.is_terminal()
     assert evaluate(root, won) == pytest.approx([0.9375, 0.075])  # a win, by one card
-    # With a stock left the horizon still cuts playouts short and cards left count.
+    # With a stock left too: playouts run to the end, cards left at a horizon count for
+    # nothing (they hardly tell who wins while there is a stock).
     midgame = arranged(2, hands={0: "7", 1: "2 5 5"}, stock="3 4")
-    assert evaluate(midgame, midgame.clone()) == standings(midgame, midgame.clone())
+    assert evaluate(midgame, midgame.clone()) == [0.0, 0.0]
+    assert not horizon(midgame, midgame) and PLAYOUT_PLIES >= 150  # a whole game
+
+
+def test_searching_levels_play_the_heuristic_until_the_stock_is_down_to_30_cards():
+    """Early play decides little (``SEARCH_STOCK``): hard keeps its budget for the end."""
+    stock = [value for value in ("1", "2", "6", "7", "10") for _ in range(7)]
+    early = arranged(2, hands={0: "4 9 C", 1: "5 8"}, pile="3", stock=" ".join(stock[:31]))
+    late = arranged(2, hands={0: "4 9 C", 1: "5 8"}, pile="3", stock=" ".join(stock[:30]))
+    for state, searched in ((early, False), (late, True)):
+        bot = make_bot("hard:iterations=60", state.game, 0, 0)
+        action = bot.choose(SeatView(state, 0))
+        assert (bot.last.iterations > 0) is searched
+        if not searched:
+            assert state.game.action_to_text(action) == decide(state) == "play 4"
 
 
 def test_hard_bot_plays_out_a_won_endgame_instead_of_going_round_in_circles():
@@ -164,3 +185,22 @@ def test_two_hard_bots_do_not_go_round_in_circles():
     bots = [make_bot("hard", state.game, seat, seat) for seat in range(2)]
     end = play_game(state.game, bots, 0, state=state)
     assert end.turns < 100
+
+
+def test_expert_searches_its_choice_of_cards_up_among_swaps_of_the_heuristics():
+    state = stacked(2, {0: "1 1 1", 1: "2 2 2"}, {0: "3 4 9 8 10 C", 1: "3 5 9 9 C+1 C+2"})
+    view = SeatView(state, 0)
+    shortlist = choice_shortlist(view, view.legal_actions())
+    assert [state.game.action_to_text(a) for a in shortlist] == [
+        "choose 9 10 C", "choose 8 9 10", "choose 4 9 10", "choose 3 9 10",
+        "choose 8 9 C", "choose 4 9 C", "choose 3 9 C", "choose 8 10 C", "choose 4 10 C",
+        "choose 3 10 C",
+    ]  # fmt: skip
+    expert = make_bot("expert:iterations=100", state.game, 0, 0)
+    assert expert.choose(view) in shortlist
+    assert sorted(expert.last.root_visits) == sorted(
+        state.game.action_to_text(a) for a in shortlist
+    )  # every choice played out on the same 10 worlds
+    hard = make_bot("hard:iterations=100", state.game, 0, 0)
+    assert state.game.action_to_text(hard.choose(view)) == "choose 9 10 C"
+    assert hard.last.iterations == 0  # hard leaves the choice to the heuristic
