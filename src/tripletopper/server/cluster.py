@@ -84,7 +84,7 @@ local fields = redis.call('HGETALL', KEYS[1])
 for i = 1, #fields, 2 do
   local process = fields[i]
   if process ~= ARGV[1] then
-    if redis.call('EXISTS', 'tt:alive:' .. process) == 1 then
+    if redis.call('EXISTS', ARGV[5] .. process) == 1 then
       total = total + tonumber(fields[i + 1])
     else
       redis.call('HDEL', KEYS[1], process)
@@ -97,7 +97,8 @@ redis.call('EXPIRE', KEYS[1], ARGV[4])
 return 1
 """
 """Set this process's count of an address's connections (ARGV: process, count, most,
-seconds to keep) unless the live processes' counts would then exceed ``most`` (0)."""
+seconds to keep, ``alive_key("")``) unless the live processes' counts would then exceed
+``most`` (0)."""
 
 
 def bot_key(user_id: int | str) -> str:
@@ -115,8 +116,9 @@ class Cluster:
     def __init__(self, room: Room, url: str, ttl: float = leases.TTL) -> None:
         self.room = room
         self.ttl = ttl
-        self.bot_ttl = max(1, round(ttl))
-        """Seconds a bot account's entry lasts unless renewed (with the leases)."""
+        self.entry_ttl = max(1, round(ttl))
+        """Seconds this process's entries in Redis last unless renewed with the leases (its
+        bot accounts, that it is alive)."""
         self.name = f"{socket.gethostname()[:32]}-{os.getpid()}-{secrets.token_hex(3)}"
         self.redis = aioredis.Redis.from_url(url)
         self._admit = self.redis.register_script(ADMIT)
@@ -303,21 +305,20 @@ class Cluster:
     async def _alive(self) -> None:
         """Say this process is alive for a lease's life, and its connection counts again
         (they heal any count a lost or reordered write left wrong)."""
-        keep = max(1, round(self.ttl))
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.set(alive_key(self.name), 1, ex=keep)
+            pipe.set(alive_key(self.name), 1, ex=self.entry_ttl)
             for address, count in self.room.connections.items():
                 pipe.hset(connections_key(address), self.name, count)
-                pipe.expire(connections_key(address), 3 * keep)
+                pipe.expire(connections_key(address), 3 * self.entry_ttl)
             await pipe.execute()
 
     async def connect(self, address: str, count: int, most: int) -> bool:
         """Whether the room may hold ``address``'s connections with this process holding
         ``count`` of them (then recorded), at most ``most`` in all."""
         try:
-            keep = 3 * max(1, round(self.ttl))
             return bool(await self._admit(
-                keys=[connections_key(address)], args=[self.name, count, most, keep]
+                keys=[connections_key(address)],
+                args=[self.name, count, most, 3 * self.entry_ttl, alive_key("")],
             ))  # fmt: skip
         except Exception:
             log.exception("counting connections in Redis failed: this process's count stands")
@@ -332,25 +333,32 @@ class Cluster:
                 await self.redis.hdel(connections_key(address), self.name)
 
     async def opened(self, address: str) -> list[str]:
-        """The tables ``address`` opened that may still be open (any process's)."""
-        ids = await self.redis.zrange(opened_key(address), 0, -1)
+        """The tables ``address`` opened that may still be open (any process's; none if
+        Redis cannot say: the table is made rather than the request failing)."""
+        try:
+            ids = await self.redis.zrange(opened_key(address), 0, -1)
+        except Exception:
+            log.exception("reading open tables from Redis failed: the cap is not checked")
+            return []
         return [cast(bytes, i).decode() for i in ids]
 
     async def opened_one(self, address: str, table_id: str, at: float) -> None:
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zadd(opened_key(address), {table_id: at})
-            pipe.expire(opened_key(address), OPENED_TTL)
-            await pipe.execute()
+        with contextlib.suppress(Exception):
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.zadd(opened_key(address), {table_id: at})
+                pipe.expire(opened_key(address), OPENED_TTL)
+                await pipe.execute()
 
     async def not_open(self, address: str, table_ids: list[str]) -> None:
         if table_ids:
-            await self.redis.zrem(opened_key(address), *table_ids)
+            with contextlib.suppress(Exception):
+                await self.redis.zrem(opened_key(address), *table_ids)
 
     async def bot_online(self, user_id: int, name: str) -> None:
         """A bot account connected here: the room's processes see it online, and a connection
         it had at another process is ended there (one connection per bot account)."""
         entry = orjson.dumps({"process": self.name, "name": name})
-        old = await self.redis.set(bot_key(user_id), entry, ex=self.bot_ttl, get=True)
+        old = await self.redis.set(bot_key(user_id), entry, ex=self.entry_ttl, get=True)
         await self.redis.sadd(BOTS_ONLINE, user_id)
         if isinstance(old, bytes) and (process := orjson.loads(old)["process"]) != self.name:
             self._bot_gone(process, user_id, None, "replaced")
@@ -372,7 +380,7 @@ class Cluster:
             async with self.redis.pipeline(transaction=False) as pipe:
                 for user_id, link in links:
                     entry = orjson.dumps({"process": self.name, "name": link.name})
-                    pipe.set(bot_key(user_id), entry, ex=self.bot_ttl)
+                    pipe.set(bot_key(user_id), entry, ex=self.entry_ttl)
                 pipe.sadd(BOTS_ONLINE, *(user_id for user_id, _link in links))
                 await pipe.execute()
 
