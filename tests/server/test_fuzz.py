@@ -38,8 +38,10 @@ from schemathesis.checks import (
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from tests.memo_match.test_rules import declared
 from tests.server.helpers import live_server, open_table, play_randomly
 from tripletopper.engine import TABLE
+from tripletopper.engine.actions import ActionPattern
 from tripletopper.games import GAMES
 from tripletopper.server.app import ServerConfig, create_app
 from tripletopper.server.client import TableClient
@@ -459,6 +461,15 @@ def dumps(value: Any) -> str:
     return json.dumps(value, allow_nan=True)
 
 
+def one_action(entry: dict[str, Any]) -> Any:
+    """A legal entry's action, or the first of the actions a pattern entry stands for (Memo
+    Match's spotting claims come as one pattern)."""
+    if "pattern" not in entry:
+        return entry["action"]
+    pattern = entry["pattern"]
+    return {**pattern["action"], pattern["field"]: pattern["from"][: pattern["pick"]]}
+
+
 @dataclass(frozen=True)
 class Seen:
     """A value made from what the sender last saw (drawn before it is known, so that
@@ -473,9 +484,26 @@ class Seen:
         return (sender.version or 0) + self.offset
 
     def action(self, sender: Socket) -> Any:
-        legal = [entry["action"] for entry in sender.legal] or [{"type": "draw"}]
+        legal = [one_action(entry) for entry in sender.legal] or [{"type": "draw"}]
         wire = legal[self.offset % len(legal)]
         return wire if self.key is None else {**wire, self.key: self.value}
+
+
+def test_a_legal_pattern_is_fuzzed_as_actions_it_stands_for():
+    """Memo Match's spotting claims come as one pattern entry, with no ``action`` key: the
+    fuzz's "legal" frames play one of its claims (they failed with a KeyError)."""
+    state, _ = declared()
+    game = state.game
+    legal = [
+        {"pattern": game.pattern_to_wire(e)} if isinstance(e, ActionPattern)
+        else {"action": game.action_to_wire(e)}
+        for e in state.legal_summary(2)
+    ]  # fmt: skip
+    sender = Socket.__new__(Socket)
+    sender.legal = legal
+    played = {game.action_from_wire(Seen(i).action(sender)) for i in range(4)}
+    assert played == {("claim", (0, 1)), ("pass",)}
+    assert played <= set(state.legal_actions(2))
 
 
 WIRE = st.one_of(
