@@ -350,6 +350,32 @@ def test_an_address_has_one_cap_of_open_tables_across_the_processes(two_processe
         assert r.status_code == 429 and r.json()["code"] == "too_many_tables"
 
 
+def test_creations_at_the_same_instant_on_both_processes_cannot_pass_the_cap(two_processes):
+    """Sixteen creations from one address sent at once to the two processes make exactly
+    ten open tables: each holds its place in Redis in the step that counts them."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    bases, _processes = two_processes
+    most = Settings().open_per_address
+    clients = [
+        httpx.Client(base_url=base, timeout=30,
+                     transport=httpx.HTTPTransport(local_address="127.0.0.13"))
+        for base in bases
+    ]  # fmt: skip
+    start = threading.Barrier(16)
+
+    def create(n: int) -> int:
+        start.wait()
+        return clients[n % 2].post("/api/tables", json={"game": "toe", "name": "Ann"}).status_code
+
+    with clients[0], clients[1], ThreadPoolExecutor(16) as pool:
+        codes = sorted(pool.map(create, range(16)))
+        assert codes == [201] * most + [429] * (16 - most), codes
+        mine = [t for t in clients[0].get("/api/tables").json() if t["status"] == "open"]
+        assert len(mine) == most
+
+
 def test_an_address_has_one_cap_of_connections_across_the_processes(two_processes):
     """At most MAX_CONNECTIONS websockets from one address in the whole room, whichever
     processes they reach; the connections of a process that died stop counting."""

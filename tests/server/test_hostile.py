@@ -219,6 +219,53 @@ def test_open_tables_are_capped_per_address(tmp_path):
         assert client.post("/api/tables", json={"game": "toe"}).status_code == 201
 
 
+def test_creations_at_the_same_instant_cannot_pass_the_open_table_cap_together(tmp_path):
+    """The cap holds a place as it checks: six creations from one address at once (each
+    waits for the database) make exactly two tables. A creation the database refuses
+    gives its place back."""
+    import asyncio
+    from functools import partial
+
+    from tripletopper.server import storage
+    from tripletopper.server.tables import ClientError
+
+    async def main() -> None:
+        db = storage.open_database(storage.sqlite_url(tmp_path))
+        db.start()
+        room_ = Room(db, BotPool(1, 5.0), Settings(bot_delay=0, open_per_address=2))
+        try:
+            made = await asyncio.gather(
+                *(room_.create("toe", 2, {}, address="10.0.0.1") for _ in range(6)),
+                return_exceptions=True,
+            )
+            codes = [m.code if isinstance(m, ClientError) else "made" for m in made]
+            assert sorted(codes) == ["made"] * 2 + ["too_many_tables"] * 4, made
+            stored = await db.run(partial(storage.table_ids, status="open"))
+            assert sorted(stored) == sorted(m.id for m in made if not isinstance(m, Exception))
+            assert room_.creating == set()
+            # another address is not held up; a failed creation frees its place
+            assert (await room_.create("toe", 2, {}, address="10.0.0.2")).id
+            real = db.run
+
+            async def full_disk(job):
+                if getattr(job, "func", None) is storage.insert_table:
+                    raise OSError("disk full")
+                return await real(job)
+
+            db.run = full_disk  # type: ignore[method-assign]
+            with pytest.raises(OSError):
+                await room_.create("toe", 2, {}, address="10.0.0.2")
+            db.run = real  # type: ignore[method-assign]
+            assert (await room_.create("toe", 2, {}, address="10.0.0.2")).id
+            with pytest.raises(ClientError, match="2 open tables"):
+                await room_.create("toe", 2, {}, address="10.0.0.2")
+        finally:
+            await room_.close()
+            db.stop()
+
+    asyncio.run(main())
+
+
 def test_taking_seats_is_rate_limited_per_address(tmp_path):
     with room(tmp_path, rates={"seat": "2/minute"}) as client:
         table_id = client.post("/api/tables", json={"game": "memo-match", "players": 4}).json()[

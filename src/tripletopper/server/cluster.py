@@ -31,6 +31,7 @@ import logging
 import os
 import secrets
 import socket
+import time
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any, cast
@@ -38,7 +39,7 @@ from typing import TYPE_CHECKING, Any, cast
 import orjson
 import redis.asyncio as aioredis
 
-from tripletopper.server import leases
+from tripletopper.server import leases, storage
 
 if TYPE_CHECKING:
     from tripletopper.server.tables import Room, Table
@@ -101,6 +102,20 @@ seconds to keep, ``alive_key("")``) unless the live processes' counts would then
 ``most`` (0)."""
 
 
+HOLD_OPEN = """
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
+if ARGV[1] ~= '' then
+  redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+  redis.call('EXPIRE', KEYS[1], ARGV[4])
+end
+return 1
+"""
+"""Hold a place for table ARGV[1] (none if empty), opened at ARGV[2], among an address's
+open tables unless it has ARGV[3] already (0); keep the list ARGV[4] seconds."""
+CREATING = 60.0
+"""Seconds a table that holds a place but is not in the database yet counts as open."""
+
+
 def bot_key(user_id: int | str) -> str:
     """Where the room keeps which process a bot account's ``/ws/bot`` connection reached."""
     return f"tt:bot:{user_id}"
@@ -122,6 +137,7 @@ class Cluster:
         self.name = f"{socket.gethostname()[:32]}-{os.getpid()}-{secrets.token_hex(3)}"
         self.redis = aioredis.Redis.from_url(url)
         self._admit = self.redis.register_script(ADMIT)
+        self._hold_open = self.redis.register_script(HOLD_OPEN)
         self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         self.outbox: asyncio.Queue[tuple[str, bytes, Table | None]] = asyncio.Queue()
         self.calls: dict[str, asyncio.Future[Any]] = {}
@@ -332,27 +348,38 @@ class Cluster:
             else:
                 await self.redis.hdel(connections_key(address), self.name)
 
-    async def opened(self, address: str) -> list[str]:
-        """The tables ``address`` opened that may still be open (any process's; none if
-        Redis cannot say: the table is made rather than the request failing)."""
+    async def hold_open(self, address: str, table_id: str | None, most: int) -> bool:
+        """Whether ``address`` has fewer than ``most`` open tables in the room; if so, hold
+        a place among them for ``table_id`` (about to be stored), in the same atomic step,
+        so that creations at the same instant on any processes cannot pass the cap
+        together.  Tables the database shows no longer open are dropped from the list
+        first; one it does not know yet counts for ``CREATING`` seconds (being created).
+        True if Redis cannot say: the table is made rather than the request failing."""
+        key = opened_key(address)
         try:
-            ids = await self.redis.zrange(opened_key(address), 0, -1)
+            entries = cast(
+                "list[tuple[bytes, float]]", await self.redis.zrange(key, 0, -1, withscores=True)
+            )
+            held = {i.decode(): at for i, at in entries}
+            statuses = await self.room.db.run(partial(storage.statuses_of, ids=list(held)))
+            since = time.time()
+            gone = [  # ended, or not stored long after its place was held (it failed)
+                i for i, at in held.items()
+                if statuses.get(i, "open" if at > since - CREATING else "failed") != "open"
+            ]  # fmt: skip
+            if gone:
+                await self.redis.zrem(key, *gone)
+            return bool(
+                await self._hold_open(keys=[key], args=[table_id or "", since, most, OPENED_TTL])
+            )
         except Exception:
-            log.exception("reading open tables from Redis failed: the cap is not checked")
-            return []
-        return [cast(bytes, i).decode() for i in ids]
+            log.exception("counting open tables failed: the cap is not checked")
+            return True
 
-    async def opened_one(self, address: str, table_id: str, at: float) -> None:
+    async def not_open(self, address: str, table_id: str) -> None:
+        """Give up the place held for a table that was not made after all."""
         with contextlib.suppress(Exception):
-            async with self.redis.pipeline(transaction=False) as pipe:
-                pipe.zadd(opened_key(address), {table_id: at})
-                pipe.expire(opened_key(address), OPENED_TTL)
-                await pipe.execute()
-
-    async def not_open(self, address: str, table_ids: list[str]) -> None:
-        if table_ids:
-            with contextlib.suppress(Exception):
-                await self.redis.zrem(opened_key(address), *table_ids)
+            await self.redis.zrem(opened_key(address), table_id)
 
     async def bot_online(self, user_id: int, name: str) -> None:
         """A bot account connected here: the room's processes see it online, and a connection

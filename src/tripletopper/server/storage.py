@@ -422,12 +422,12 @@ def open_database(url: str) -> Database:
     return db
 
 
-def open_among(conn: Connection, ids: list[str]) -> set[str]:
-    """Those of ``ids`` that are open tables."""
+def statuses_of(conn: Connection, ids: list[str]) -> dict[str, str]:
+    """The status of each of ``ids`` that is a stored table."""
     if not ids:
-        return set()
+        return {}
     t = schema.tables
-    return {r.id for r in conn.execute(select(t.c.id).where(t.c.id.in_(ids), t.c.status == "open"))}
+    return {r.id: r.status for r in conn.execute(select(t.c.id, t.c.status).where(t.c.id.in_(ids)))}
 
 
 def table_ids(conn: Connection, status: str) -> list[str]:

@@ -1551,6 +1551,8 @@ class Room:
         self.opened_by: dict[str, set[str]] = {}
         """Open tables by the client address that made them (the cap per address; the room
         keeps them in Redis instead when it runs as several processes)."""
+        self.creating: set[str] = set()
+        """Tables that hold a place in ``opened_by`` while they are being stored."""
         self.watchers: list[Callable[[], None]] = []
         """Called whenever a table opens or its summary changes (the lobby listens)."""
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -1762,53 +1764,70 @@ class Room:
         for seat in seats:
             if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < game.players:
                 raise ClientError("bad_seat", f"seats are numbered 0 to {game.players - 1}")
+        table_id = new_table_id()
+        held = address if not start else None  # an open table counts against its maker
         if address is not None:
-            await self._check_open_cap(address)
+            await self._hold_open_place(address, table_id if held else None)
         now = time.time()
         row = TableRow(
-            id=new_table_id(), game=game.name, players=game.players,
+            id=table_id, game=game.name, players=game.players,
             options=dict(game.options), seed=secrets.randbelow(2**53) if seed is None else seed,
             status=PLAYING if start else OPEN, created_at=now, turn_clock=turn_clock,
             on_timeout=on_timeout, hints=hints, decks=decks, setup=setup or {},
             started_at=now if start else None, rematch_of=rematch_of, seats=seats, rated=rated,
         )  # fmt: skip
-        await self.db.run(partial(storage.insert_table, row=row))
+        try:
+            await self.db.run(partial(storage.insert_table, row=row))
+        except BaseException:
+            if held is not None:
+                await self._give_up_open_place(held, table_id)
+            raise
+        finally:
+            self.creating.discard(table_id)
         table = Table(self, row)
         if self.cluster is not None:
             table.leased = await self.cluster.claim(row.id)
         self.tables[row.id] = table
-        if address is not None and not start:
-            if self.cluster is None:
-                self.opened_by.setdefault(address, set()).add(row.id)
-            else:
-                await self.cluster.opened_one(address, row.id, now)
         if start:
             table._begin(now)
         self.table_changed()
         return table
 
-    async def _check_open_cap(self, address: str) -> None:
+    async def _hold_open_place(self, address: str, table_id: str | None) -> None:
         """Refuse a table to an address that has ``open_per_address`` open already (in the
-        whole room, when it runs as several processes: the database says which are open)."""
+        whole room, when it runs as several processes: the database says which are open);
+        else hold a place for ``table_id`` (if given) in the same step, so that creations
+        at the same instant cannot pass the cap together."""
+        most = self.settings.open_per_address
         if self.cluster is not None:
-            ids = await self.cluster.opened(address)
-            still = await self.db.run(partial(storage.open_among, ids=ids))
-            await self.cluster.not_open(address, [i for i in ids if i not in still])
-            count = len(still)
+            if await self.cluster.hold_open(address, table_id, most):
+                return
+            count = most
         else:
-            mine = self.opened_by.get(address, set())
-            for table_id in list(mine):
-                table = self.tables.get(table_id)
-                if table is None or table.row.status != OPEN:
-                    mine.discard(table_id)
-            if not mine:
-                self.opened_by.pop(address, None)
+            mine = self.opened_by.setdefault(address, set())
+            for held in list(mine):
+                table = self.tables.get(held)
+                if held not in self.creating and (table is None or table.row.status != OPEN):
+                    mine.discard(held)
             count = len(mine)
-        if count >= self.settings.open_per_address:
-            raise ClientError(
-                "too_many_tables", f"you have {count} open tables: start or leave one first",
-                retry_after=60,
-            )  # fmt: skip
+            if count < most:
+                if table_id is not None:
+                    mine.add(table_id)
+                    self.creating.add(table_id)
+                elif not mine:
+                    del self.opened_by[address]
+                return
+        raise ClientError(
+            "too_many_tables", f"you have {count} open tables: start or leave one first",
+            retry_after=60,
+        )  # fmt: skip
+
+    async def _give_up_open_place(self, address: str, table_id: str) -> None:
+        """The table a place was held for was not made."""
+        if self.cluster is not None:
+            await self.cluster.not_open(address, table_id)
+        else:
+            self.opened_by.get(address, set()).discard(table_id)
 
     async def rematch(self, table: Table, by: str | None) -> Table:
         """Ask for a rematch, or accept the one asked for: a new table with the same game,
