@@ -1158,7 +1158,9 @@ class Table:
 
     def _drop_revoked(self) -> None:
         """Connections whose token no longer holds the seat they play (revoked, or the seat
-        was freed) watch from now on, and are told why at once."""
+        was freed) watch from now on, and are told why at once.  Seats change under the
+        table's lock, which an action holds until it is stored, so the state sent here never
+        shows an action that is not saved yet."""
         for client in list(self.clients):
             seat = client.seat
             if seat is None or holds(self.row.seats.get(seat), client.key):
