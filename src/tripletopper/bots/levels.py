@@ -10,6 +10,7 @@ Each game maps the levels to its own bots in its bot module (see
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from tripletopper.bots.base import Bot, SeatView, bot_parameters
@@ -71,9 +72,11 @@ def preset(inner: type[Bot], description: str, **defaults: Any) -> type[Bot]:
 
 
 def searching(
-    spec: SearchSpec, fallback: type[Bot], iterations: int, seconds: float, description: str
-) -> type[Bot]:
-    """An ISMCTS bot with this budget (override per spec: ``hard:iterations=2000``)."""
+    spec: SearchSpec | Callable[[Game], SearchSpec], fallback: type[Bot], iterations: int,
+    seconds: float, description: str,
+) -> type[Bot]:  # fmt: skip
+    """An ISMCTS bot with this budget (override per spec: ``hard:iterations=2000``); ``spec``
+    may be chosen by the game (say, by its number of players)."""
 
     class Searching(ISMCTSBot):
         def __init__(self, game: Game, seat: int, seed: int = 0, **params: Any) -> None:
@@ -84,7 +87,8 @@ def searching(
                 exploration=_number(params.pop("exploration", None)),
                 confidence=float(params.pop("confidence", 1.0)),
                 depth=int(params.pop("depth", 1)),
-                spec=spec, fallback=fallback(game, seat, seed, **params),
+                spec=spec if isinstance(spec, SearchSpec) else spec(game),
+                fallback=fallback(game, seat, seed, **params),
             )  # fmt: skip
 
     Searching.description = description

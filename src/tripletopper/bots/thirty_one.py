@@ -324,28 +324,27 @@ HEADS_UP = replace(SEARCH, evaluate=chances, paired=4)
 decision (take, draw or knock; which card to throw) a paired comparison of its moves."""
 
 
-def search_level(iterations: int, description: str) -> type[Bot]:
-    """A searching level: ``SEARCH`` with three players or more, ``HEADS_UP`` with two."""
-
-    base = searching(SEARCH, ThirtyOneHeuristic, iterations, 0.0, description)
-
-    class ThirtyOneSearch(base):  # type: ignore[misc, valid-type]
-        def __init__(self, game: Game, seat: int, seed: int = 0, **params: Any) -> None:
-            super().__init__(game, seat, seed, **params)
-            if game.players == 2:
-                self.spec = HEADS_UP
-
-    return ThirtyOneSearch
+def search_for(game: Game) -> SearchSpec:
+    """``SEARCH`` with three players or more, ``HEADS_UP`` with two."""
+    return HEADS_UP if game.players == 2 else SEARCH
 
 
 LEVELS: dict[str, type[Bot]] = {
     "easy": sloppy(ThirtyOneHeuristic, 0.25, "the heuristic, with a wrong move one time in four"),
     "medium": ThirtyOneHeuristic,
-    "hard": search_level(
-        400, "ISMCTS, 400 determinizations per decision (heads-up: paired, by game chances)"
+    "hard": searching(
+        search_for,
+        ThirtyOneHeuristic,
+        400,
+        0.0,
+        "ISMCTS, 400 determinizations per decision (heads-up: paired, by game chances)",
     ),
-    "expert": search_level(
-        1500, "ISMCTS, 1500 determinizations per decision (heads-up: paired, by game chances)"
+    "expert": searching(
+        search_for,
+        ThirtyOneHeuristic,
+        1500,
+        0.0,
+        "ISMCTS, 1500 determinizations per decision (heads-up: paired, by game chances)",
     ),
 }
 """The difficulty levels of Thirty-One (see ``docs/bots.md`` for how they compare)."""
