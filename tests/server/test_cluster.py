@@ -315,16 +315,20 @@ def test_an_address_has_one_allowance_across_the_processes(two_processes):
         assert two.get("/api/games").status_code == 200  # what is not limited goes on
 
 
+def client_from(base: str, address: str) -> httpx.Client:
+    """An HTTP client of one process of the room, from a local ``address`` of its own (the
+    caps per address are shared by every test of the session's Redis)."""
+    return httpx.Client(
+        base_url=base, timeout=30, transport=httpx.HTTPTransport(local_address=address)
+    )
+
+
 def test_an_address_has_one_cap_of_open_tables_across_the_processes(two_processes):
     """Ten open tables in all, whichever process made them; a table that starts no longer
     counts, wherever it is asked for."""
     bases, _processes = two_processes
     most = Settings().open_per_address
-    clients = [
-        httpx.Client(base_url=base, timeout=30,
-                     transport=httpx.HTTPTransport(local_address="127.0.0.9"))
-        for base in bases
-    ]  # fmt: skip
+    clients = [client_from(base, "127.0.0.9") for base in bases]
     with clients[0] as one, clients[1] as two:
         made = []
         for n in range(most):
@@ -334,8 +338,7 @@ def test_an_address_has_one_cap_of_open_tables_across_the_processes(two_processe
         for client in (one, two):
             r = client.post("/api/tables", json={"game": "toe", "name": "Ann"})
             assert r.status_code == 429 and r.json()["code"] == "too_many_tables"
-        other = httpx.Client(base_url=bases[1], timeout=30,
-                             transport=httpx.HTTPTransport(local_address="127.0.0.11"))  # fmt: skip
+        other = client_from(bases[1], "127.0.0.11")
         with other:  # another address is not held up
             assert other.post("/api/tables", json={"game": "toe"}).status_code == 201
         first = made[0]  # made on the first process; started through the second
@@ -358,11 +361,7 @@ def test_creations_at_the_same_instant_on_both_processes_cannot_pass_the_cap(two
 
     bases, _processes = two_processes
     most = Settings().open_per_address
-    clients = [
-        httpx.Client(base_url=base, timeout=30,
-                     transport=httpx.HTTPTransport(local_address="127.0.0.13"))
-        for base in bases
-    ]  # fmt: skip
+    clients = [client_from(base, "127.0.0.13") for base in bases]
     start = threading.Barrier(16)
 
     def create(n: int) -> int:
