@@ -318,8 +318,10 @@ standings = standings_by(
     places=0.3,
 )
 """Counters won or lost in the hand, and the places they make (see ``ismcts.standings_by``);
-a knock's worth is the unit.  The counters weigh most: a game lasts many hands, and a
-place in the middle of it says little, while every counter counts at the end."""
+a knock's worth is the unit.  The counters weigh most, as if a game lasted many hands
+and a place in the middle of it said little (at the default counters it lasts about two
+hands; playing out to the game's end and scoring the places did not make a stronger
+expert: docs/bots.md, "Thirty-Two: expert against hard")."""
 
 
 def improved_opponents(world: State, seat: int, rng: Rng) -> None:
