@@ -142,12 +142,26 @@ def postgres_url(postgres_server) -> str:
 # --- a throwaway Redis server for the tests of the room on several processes -------------
 
 
+@pytest.fixture
+def redis_server(redis_process: str) -> str:
+    """The session's Redis, emptied: each test's room starts as a fresh room, as its
+    database does (``postgres_url``).  Tables an earlier test opened from the same address
+    would otherwise count against this test's cap while they are "being created" (in
+    Redis, not in this test's database)."""
+    import redis
+
+    with redis.Redis.from_url(redis_process) as client:
+        client.flushdb()
+    return redis_process
+
+
 @pytest.fixture(scope="session")
-def redis_server() -> Iterator[str]:
+def redis_process() -> Iterator[str]:
     """A Redis server on a free port, keeping nothing on disk; yields its URL.
 
-    Set ``TT_TEST_REDIS_URL`` to use an existing server instead.  Without either the
-    tests skip with a loud message (``./scripts/test`` installs Debian's redis-server).
+    Set ``TT_TEST_REDIS_URL`` to use an existing server instead (its database is emptied
+    before each test that uses it).  Without either the tests skip with a loud message
+    (``./scripts/test`` installs Debian's redis-server).
     """
     given = os.environ.get("TT_TEST_REDIS_URL")
     if given:
