@@ -1767,9 +1767,9 @@ class Room:
             if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < game.players:
                 raise ClientError("bad_seat", f"seats are numbered 0 to {game.players - 1}")
         table_id = new_table_id()
-        held = address if not start else None  # an open table counts against its maker
+        maker = address if not start else None  # an open table counts against its maker
         if address is not None:
-            await self._hold_open_place(address, table_id if held else None)
+            await self._hold_open_place(address, table_id if maker else None)
         now = time.time()
         row = TableRow(
             id=table_id, game=game.name, players=game.players,
@@ -1781,8 +1781,8 @@ class Room:
         try:
             await self.db.run(partial(storage.insert_table, row=row))
         except BaseException:
-            if held is not None:
-                await self._give_up_open_place(held, table_id)
+            if maker is not None:
+                await self._give_up_open_place(maker, table_id)
             raise
         finally:
             self.creating.discard(table_id)
