@@ -134,13 +134,14 @@ def test_a_full_game_its_results_and_its_replays(tmp_path):
         with httpx.Client(base_url=base) as http:
             summary = http.get(f"/api/tables/{table_id}").json()["table"]
             assert summary["status"] == "finished" and summary["results"]["winners"]
+            # step 0, the deal: a game can be over at step 1 (a dealt thirty-two declared)
             public = http.get(f"/api/tables/{table_id}/replay").json()
-            assert "hand" not in public["steps"][1]["observation"]
+            assert "hand" not in public["steps"][0]["observation"]
             mine = http.get(
                 f"/api/tables/{table_id}/replay", params={"seat": 1},
                 headers={"X-Seat-Token": tokens[1]},
             ).json()  # fmt: skip
-            assert "hand" in mine["steps"][1]["observation"]
+            assert "hand" in mine["steps"][0]["observation"]
             assert len(mine["steps"]) == len(public["steps"]) == summary["version"] + 1
             refused = http.get(
                 f"/api/tables/{table_id}/replay", params={"seat": 1},
