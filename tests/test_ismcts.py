@@ -145,3 +145,43 @@ def test_standings_weigh_places_and_counters_as_asked():
     assert by_place(root, leaf) == pytest.approx(
         [0.85 + 0.15 * first] + [0.85 / 3 + 0.15 * rest] * 3
     )
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "spec"),
+    [
+        ("thirty-two", 3, "hard:iterations=40"),
+        ("thirty-one", 2, "hard:iterations=40"),
+        ("thirty-one", 4, "hard:iterations=40"),
+        ("three-up-three-down", 2, "ismcts:iterations=40"),
+        ("three-up-three-down", 4, "ismcts:iterations=40"),
+        ("toe", 2, "hard:iterations=60"),
+        ("memo-match", 3, "ismcts:iterations=40"),
+    ],
+)
+def test_playouts_applied_unchecked_decide_as_checked_ones(name, players, spec):
+    """The search's playouts skip the legality check (``State.apply_unchecked``): with it
+    on, every playout action is checked (an illegal one raises), and the searches at the
+    positions of a seeded game come out the same, move for move and value for value."""
+    from tripletopper.engine import Rng
+    from tripletopper.question_banks import make_game
+
+    game = make_game(name, players)
+    rng = Rng(11)
+    searched = 0
+    for seed in range(11, 20):
+        state = game.new_state(seed)
+        while not state.is_terminal() and searched < 6:
+            seats = state.to_act()
+            seat = seats[0]
+            legal = state.legal_actions(seat)
+            if len(seats) == 1 and len(legal) > 1 and rng.below(3) == 0:
+                fast = make_bot(spec, game, seat, 7)
+                plain = make_bot(spec, game, seat, 7)
+                plain.checked_playouts = True  # type: ignore[attr-defined]
+                choice = fast.choose(SeatView(state, seat))
+                assert plain.choose(SeatView(state, seat)) == choice
+                assert plain.last.root_values == fast.last.root_values  # type: ignore[attr-defined]
+                searched += fast.last.iterations > 0  # type: ignore[attr-defined]
+            state.apply(legal[rng.below(len(legal))], seat)
+    assert searched == 6

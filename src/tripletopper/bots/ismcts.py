@@ -204,15 +204,19 @@ class ISMCTSBot(Bot):
         self.spec = spec or SearchSpec()
         self.exploration = self.spec.exploration if exploration is None else exploration
         self.confidence = confidence
-        self.depth = depth
-        """How many of this seat's own decisions the tree holds (then the playout policy)."""
         """How many standard errors better a move must look to overrule the fallback's
         (0: always play the search's own choice)."""
+        self.depth = depth
+        """How many of this seat's own decisions the tree holds (then the playout policy)."""
         self.fallback = fallback or RandomBot(game, seat, seed)
         self.playout_bots = [
             self.spec.playout_bot(game, s, seed + 101 + s) for s in range(game.players)
         ]
         self.derive()
+
+    checked_playouts = False
+    """Check every playout action's legality (tests; playout policies play legal actions by
+    construction, and the check lists the legal actions at every ply)."""
 
     derived = ("last",)
     """The last search's statistics are read where it ran (the review), not sent on."""
@@ -417,6 +421,7 @@ class ISMCTSBot(Bot):
         horizon = spec.horizon
         bots = self.playout_bots
         views = [SampledView(world, s) for s in range(world.game.players)]
+        checked = self.checked_playouts
         while not world.is_terminal():
             if horizon is not None and horizon(origin, world):
                 break
@@ -425,7 +430,10 @@ class ISMCTSBot(Bot):
             action = bots[seat].choose(views[seat]) if len(seats) == 1 else None
             if action is None:
                 seat, action = _next_in_race(world, bots, views)
-            world.apply(action, seat, events=False)
+            if checked:
+                world.apply(action, seat, events=False)
+            else:
+                world.apply_unchecked(action, seat)
         return spec.evaluate(origin, world)
 
 

@@ -473,6 +473,14 @@ class State(ABC):
         history.append((seat, action))
         return []
 
+    def apply_unchecked(self, action: Action, seat: int) -> None:
+        """:meth:`apply` without events and without checking that ``action`` is legal,
+        for simulations whose policy plays legal actions by construction (the search's
+        playouts). An illegal action here corrupts the state: tests compare it with
+        :meth:`apply` (``tests/test_contract.py``, ``tests/test_ismcts.py``)."""
+        self._apply(seat, action, None)
+        self.history.append((seat, action))
+
     def apply_text(self, text: str, seat: int | None = None) -> list[Event]:
         return self.apply(self.game.parse_action(text), seat)
 
