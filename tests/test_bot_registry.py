@@ -46,6 +46,6 @@ def test_each_games_ismcts_searches_its_way_and_falls_back_on_its_bot():
         assert isinstance(bot, ISMCTSBot) and bot.iterations == 5
         assert bot.spec is bots.search and type(bot.fallback) is bots.search_fallback()
     game = make_game("toe")
-    with pytest.raises(InvalidOptionError, match="iterations=20000 is more than the card room"):
-        check_spec("hard:iterations=20000", game, bounded=True)
+    with pytest.raises(InvalidOptionError, match="iterations=5000 is more than the card room"):
+        check_spec("hard:iterations=5000", game, bounded=True)
     assert check_spec("hard:iterations=5000", game)(0, 0).iterations == 5000  # type: ignore[attr-defined]

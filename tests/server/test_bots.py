@@ -61,9 +61,9 @@ def test_a_bot_costlier_than_the_expert_is_refused_naming_the_maximum(client):
         "message": "seconds=20 is more than the card room allows: "
         "at most seconds=2 for Triple Topper Toe bots",
     }  # fmt: skip
-    assert add("hard:iterations=20000").json()["message"] == (
-        "iterations=20000 is more than the card room allows: "
-        "at most iterations=10000 for Triple Topper Toe bots"
+    assert add("hard:iterations=5000").json()["message"] == (
+        "iterations=5000 is more than the card room allows: "
+        "at most iterations=3000 for Triple Topper Toe bots"
     )
     assert "at most depth=1" in add("expert:depth=4").json()["message"]
     assert client.get(f"/api/tables/{tid}").json()["table"]["seats"][1]["kind"] is None
@@ -95,7 +95,7 @@ def test_unknown_and_malformed_bot_parameters_are_refused(client):
 
 def test_the_limits_are_each_games_costliest_offered_bot_and_research_is_unbounded():
     limits = {name: room_limits(make_game(name)) for name in sorted(GAMES)}
-    assert limits["toe"] == {"seconds": 2.0, "iterations": 10000, "depth": 1}
+    assert limits["toe"] == {"seconds": 2.0, "iterations": 3000, "depth": 1}
     assert limits["thirty-two"]["iterations"] == 3000 and limits["thirty-two"]["samples"] == 24
     assert limits["memo-match"]["iterations"] == 1000  # no level searches: plain ismcts
     for name in GAMES:

@@ -574,16 +574,16 @@ LEVELS: dict[str, type[Bot]] = {
     "hard": searching(
         SEARCH,
         ToeTactician,
-        3000,
+        1000,
         0.0,
-        "the tactician's best plays compared on 3000 paired playouts",
+        "the tactician's best plays compared on 1000 paired playouts",
     ),
     "expert": searching(
         SEARCH,
         ToeTactician,
-        10000,
+        3000,
         0.0,
-        "the tactician's best plays compared on 10000 paired playouts",
+        "the tactician's best plays compared on 3000 paired playouts",
     ),
 }
 """The difficulty levels of Toe (see ``docs/bots.md`` for how they compare)."""
