@@ -8,6 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from tripletopper.bots import SeatView, make_bot
+from tripletopper.bots.thirty_one import expected_places
 from tripletopper.cli import cli
 from tripletopper.engine import Rng
 from tripletopper.errors import InvalidOptionError, InvalidRecordError
@@ -168,14 +169,15 @@ def test_the_review_command_refuses_bad_files_and_seats(tmp_path):
 
 def test_a_move_is_measured_alone_by_the_same_playouts():
     """``value_of``: the mean result of a move then the playouts, as a root child of the
-    search estimates it (taking the QS makes 31 and wins the hand).  Three players: heads-up
-    the search compares its moves on paired playouts and grows no tree."""
+    search estimates it (taking the QS makes 31: the hand's end is certain).  Three
+    players: heads-up the search compares its moves on paired playouts and grows no tree."""
     hands = {0: "AS KS 2D", 1: "2C 3D 4H", 2: "2H 3S 4C"}
     state = stacked(3, dealer=2, deals=[(hands, "QS", "8C 9D 7H 6C")])
     view = SeatView(state, 0)
     take, draw = ("take",), ("draw",)
     values = {a: reviewer(state.game, 0, 3, 100).value_of(view, a, 100) for a in (take, draw)}
-    assert values[take] > 0.9 > values[draw]
+    won = (3 - expected_places((3, 3, 4))[4]) / 2  # the others lose a life: 4, 3, 3 lives
+    assert values[take] == pytest.approx(won) and won > values[draw]
     bot = reviewer(state.game, 0, 3, 300)
     bot.choose(view)
     visits, mean = bot.last.root_values[take]

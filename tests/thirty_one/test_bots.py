@@ -1,11 +1,18 @@
 """Thirty-One bots: legal, deterministic, fair (observation only) and sensible."""
 
+from itertools import pairwise
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tripletopper.bots import LEVEL_ORDER, SeatView, bot_names, make_bot
-from tripletopper.bots.thirty_one import ThirtyOnePlayout, chances
+from tripletopper.bots.thirty_one import (
+    ThirtyOnePlayout,
+    chances,
+    expected_places,
+    expected_standings,
+)
 from tripletopper.cards import STANDARD
 from tripletopper.engine import Rng
 from tripletopper.games.thirty_one import ThirtyOne
@@ -205,6 +212,52 @@ def test_heads_up_search_rewards_the_chance_to_win_the_game():
     for _ in range(4):
         declare_dealt(over)
     assert over.is_terminal() and chances(over, over) == [0.0, 1.0]
+
+
+def test_expected_places_when_every_hand_costs_one_player_alike_a_life():
+    """Worked by hand: level players share the places; one life against two finishes
+    second when it loses the next hand (1/2) and otherwise plays a coin toss for first."""
+    assert expected_places((1, 1, 1)) == (0.0, 2.0)
+    assert expected_places((1, 2)) == (0.0, 1.75, 1.25)
+    assert expected_places((4, 4, 4, 4))[4] == 2.5
+    # at four lives each, a knocker found lowest (two lives) ends lower than a loser of one
+    assert expected_places((3, 4, 4, 4))[3] == pytest.approx(95 / 32)
+    assert expected_places((2, 4, 4, 4))[2] == pytest.approx(55 / 16)
+
+
+@settings(max_examples=60)
+@given(st.lists(st.integers(1, 4), min_size=1, max_size=8))
+def test_expected_places_share_out_the_places(lives):
+    """Whatever the lives, the expected places of the players add up to 1 + 2 + ... + k,
+    and more lives never place a player lower."""
+    lives = sorted(lives)
+    places = expected_places(tuple(lives))
+    assert sum(places[v] for v in lives) == pytest.approx(len(lives) * (len(lives) + 1) / 2)
+    held = sorted(set(lives))
+    assert all(places[a] >= places[b] - 1e-9 for a, b in pairwise(held))
+
+
+def test_search_with_more_players_rewards_the_expected_place():
+    """Four players: the rewards come from the expected places of the players still in,
+    the players out ranked below them by when they went out (later is better); once the
+    game is over, from its ranking."""
+    hands = {0: "AS KS 5H", 1: "2C 3D 4H", 2: "2D 3H 4S", 3: "5C 6D 7H"}
+    state = stacked(4, dealer=3, deals=[(hands, "9H", "")])
+    state.lives = [4, 4, 4, 4]
+    assert expected_standings(state, state) == pytest.approx([0.5] * 4)
+    state.lives = [2, 4, 4, 4]
+    mine = expected_standings(state, state)
+    assert mine[0] == pytest.approx((4 - 55 / 16) / 3)
+    assert sum(mine) == pytest.approx(2.0)
+    state.lives, state.elim_hand = [0, 3, 0, 1], [5, 0, 2, 0]
+    places = expected_places((1, 3))
+    assert expected_standings(state, state) == pytest.approx(
+        [(4 - 3) / 3, (4 - places[3]) / 3, 0.0, (4 - places[1]) / 3]
+    )
+    over = stacked(2, dealer=1, deals=[dealt_31(1, 2)] * 4)
+    for _ in range(4):
+        declare_dealt(over)
+    assert expected_standings(over, over) == [0.0, 1.0]
 
 
 def test_searching_levels_compare_their_moves_on_paired_playouts_heads_up():

@@ -26,14 +26,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import filterfalse
 from typing import Any, cast
 
 from tripletopper.bots.base import Bot, Playout, SampledView, SeatView
 from tripletopper.bots.discards import DiscardMemory
 from tripletopper.bots.hands import PairRows, Sampled, draw_mean, greedy_scores, sampled_decision
-from tripletopper.bots.ismcts import SearchSpec, standings_by, turns_taken
+from tripletopper.bots.ismcts import SearchSpec, turns_taken
 from tripletopper.bots.levels import searching, sloppy
 from tripletopper.cards.standard import STANDARD
 from tripletopper.engine import Action, Game, Rng, State
@@ -313,8 +313,68 @@ def chances(root: State, leaf: State) -> list[float]:
     return [a / (a + b), b / (a + b)]
 
 
+@cache
+def expected_places(lives: tuple[int, ...]) -> tuple[float, ...]:
+    """The expected finishing place (1 = first) of a player with ``v`` lives, at index
+    ``v``, among players with these ``lives`` (sorted, all above 0), if every hand costs
+    one of them, any one alike, one life: the first out takes the last of these places.
+    (Lives start at 4: a few hundred tuples at most, whatever the table.)"""
+    k = len(lives)
+    places = [0.0] * (lives[-1] + 1)
+    if k == 1:
+        places[-1] = 1.0
+        return tuple(places)
+    after = [_lose(lives, i) for i in range(k)]
+    for v in set(lives):
+        me = lives.index(v)  # the player valued: the first with v lives
+        total = 0.0
+        for i, rest in enumerate(after):  # each player alike loses the next hand
+            if i != me:
+                total += expected_places(rest)[v]
+            else:
+                total += k if v == 1 else expected_places(rest)[v - 1]
+        places[v] = total / k
+    return tuple(places)
+
+
+def _lose(lives: tuple[int, ...], i: int) -> tuple[int, ...]:
+    """``lives`` (sorted) after entry ``i`` loses one life (dropped at 0), sorted."""
+    rest = [*lives[:i], *lives[i + 1 :]]
+    if lives[i] > 1:
+        rest.append(lives[i] - 1)
+    return tuple(sorted(rest))
+
+
+def expected_standings(root: State, leaf: State) -> list[float]:
+    """With three players or more, each seat's expected place where a playout stops, as
+    a reward (1 first, 0 last): the result, or from the lives left (every hand a draw
+    costing a player chosen alike one life, :func:`expected_places`), the players out
+    placed by when they went out.  Ranking by lives as they stand would weigh a knocker
+    found lowest (two lives) hardly more than any loser (one)."""
+    players = leaf.game.players
+    results = leaf.results()
+    if results is not None:
+        ranks = [results.rank_of(s) for s in range(players)]
+    else:
+        state = cast(ThirtyOneState, leaf)
+        lives = state.lives
+        places = expected_places(tuple(sorted(v for v in lives if v)))
+        alive = sum(1 for v in lives if v)
+        out = state.elim_hand
+        ranks = [
+            places[v]
+            if v
+            else alive
+            + 1
+            + sum(1 for o in range(players) if not lives[o] and out[o] > out[s])
+            + (sum(1 for o in range(players) if not lives[o] and out[o] == out[s]) - 1) / 2
+            for s, v in enumerate(lives)
+        ]
+    return [(players - rank) / (players - 1) for rank in ranks]
+
+
 SEARCH = SearchSpec(
-    evaluate=standings_by(lambda state: cast(ThirtyOneState, state).lives, lambda players: 2.0),
+    evaluate=expected_standings,
     horizon=end_of_hand,
     playout_bot=ThirtyOnePlayout,
     belief=improved_opponents,
@@ -337,14 +397,16 @@ LEVELS: dict[str, type[Bot]] = {
         ThirtyOneHeuristic,
         400,
         0.0,
-        "ISMCTS, 400 determinizations per decision (heads-up: paired, by game chances)",
+        "ISMCTS, 400 determinizations per decision, by expected place (heads-up: paired, "
+        "by game chances)",
     ),
     "expert": searching(
         search_for,
         ThirtyOneHeuristic,
         1500,
         0.0,
-        "ISMCTS, 1500 determinizations per decision (heads-up: paired, by game chances)",
+        "ISMCTS, 1500 determinizations per decision, by expected place (heads-up: paired, "
+        "by game chances)",
     ),
 }
 """The difficulty levels of Thirty-One (see ``docs/bots.md`` for how they compare)."""
