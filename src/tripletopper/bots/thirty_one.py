@@ -357,19 +357,17 @@ def expected_standings(root: State, leaf: State) -> list[float]:
         ranks = [results.rank_of(s) for s in range(players)]
     else:
         state = cast(ThirtyOneState, leaf)
-        lives = state.lives
-        places = expected_places(tuple(sorted(v for v in lives if v)))
-        alive = sum(1 for v in lives if v)
-        out = state.elim_hand
-        ranks = [
-            places[v]
-            if v
-            else alive
-            + 1
-            + sum(1 for o in range(players) if not lives[o] and out[o] > out[s])
-            + (sum(1 for o in range(players) if not lives[o] and out[o] == out[s]) - 1) / 2
-            for s, v in enumerate(lives)
-        ]
+        lives, out = state.lives, state.elim_hand
+        still_in = tuple(sorted(v for v in lives if v))
+        places = expected_places(still_in)
+        gone = [out[s] for s in range(players) if not lives[s]]  # the hands they went out in
+        ranks = []
+        for s, v in enumerate(lives):
+            if v:
+                ranks.append(places[v])
+            else:  # below everyone still in; out later is ahead, out together shares
+                later = sum(1 for hand in gone if hand > out[s])
+                ranks.append(len(still_in) + 1 + later + (gone.count(out[s]) - 1) / 2)
     return [(players - rank) / (players - 1) for rank in ranks]
 
 
