@@ -271,3 +271,38 @@ def test_dead_hand_finds_the_lines_of_three_as_a_scan_of_every_line_does():
                 thrown += expected
             state.apply(bots[seat].choose(SampledView(state, seat)), seat)
     assert thrown > 50  # the positions include many dead hands
+
+
+def test_cell_value_by_lookup_is_the_plain_sum_over_its_lines():
+    """``cell_value`` looks each line's worth up (``line_worths``); on every free cell of
+    many seeded positions it equals the plain rule, for the heuristic's block weights
+    and the tactician's: ``OWN`` by our marks where they have none, the block weight by
+    theirs where we have none."""
+    from tripletopper.bots.toe import BLOCK, OWN, Weights, cell_value, line_worths, seat_board
+    from tripletopper.games.toe import LINES_THROUGH
+
+    game = Toe(2)
+    checked = 0
+    for seed in range(8):
+        state = game.new_state(seed)
+        rng = Rng(seed)
+        while not state.is_terminal():
+            for seat in range(2):
+                board, mine, theirs = seat_board(state.observation(seat), seat)
+                for block in (BLOCK, Weights().block):
+                    for cell in range(64):
+                        if board[cell] >= 0:
+                            continue
+                        plain = 0.0
+                        for line in LINES_THROUGH[cell]:
+                            if not theirs[line]:
+                                plain += OWN[mine[line]]
+                            if not mine[line]:
+                                plain += block[theirs[line]]
+                        assert cell_value(cell, mine, theirs, line_worths(block)) == plain
+                        if block is BLOCK:  # the default table
+                            assert cell_value(cell, mine, theirs) == plain
+                        checked += 1
+            legal = state.legal_actions()
+            state.apply(legal[rng.below(len(legal))])
+    assert checked > 10_000

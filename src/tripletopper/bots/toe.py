@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -277,18 +278,29 @@ class Weights:
     does not fit it) and only a card drawn since can."""
 
 
+@lru_cache(maxsize=8)
+def line_worths(block: tuple[float, ...]) -> tuple[tuple[float, ...], ...]:
+    """``[m][t]``: what a line holding ``m`` of our marks and ``t`` of theirs adds to a
+    free cell in it: ``OWN[m]`` if they have none there, ``block[t]`` if we have none
+    (a line through a free cell holds 3 marks at most)."""
+    return tuple(
+        tuple((0.0 if t else OWN[m]) + (0.0 if m else block[t]) for t in range(4)) for m in range(4)
+    )
+
+
+WORTH = line_worths(BLOCK)
+"""The heuristic's line worths (``OWN`` and ``BLOCK``)."""
+
+
 def cell_value(
-    cell: int, mine: list[int], theirs: list[int], block: tuple[float, ...] = BLOCK
+    cell: int, mine: list[int], theirs: list[int], worth: tuple[tuple[float, ...], ...] = WORTH
 ) -> float:
     """Marking a free cell, by the lines through it: ``OWN`` by our marks in lines they
-    have not marked, ``block`` by their marks in lines we have not marked."""
+    have not marked, a block weight by their marks in lines we have not marked (``worth``
+    is :func:`line_worths` of the block weights: a lookup per line)."""
     value = 0.0
     for line in LINES_THROUGH[cell]:
-        m, t = mine[line], theirs[line]
-        if not t:
-            value += OWN[m]
-        if not m:
-            value += block[t]
+        value += worth[mine[line]][theirs[line]]
     return value
 
 
@@ -326,11 +338,12 @@ def play_scores(
     seat or -1 (free) per cell; ``mine`` and ``theirs`` the marks per line.  In the order
     of legal actions."""
     values: dict[int, float] = {}
+    worth = line_worths(w.block)
 
     def value_of(cell: int) -> float:
         value = values.get(cell)
         if value is None:
-            value = values[cell] = cell_value(cell, mine, theirs, w.block)
+            value = values[cell] = cell_value(cell, mine, theirs, worth)
         return value
 
     best_of: dict[int, tuple[float, int, float]] = {}  # card: (best, its cell, second best)
