@@ -199,8 +199,8 @@ def test_accuracy_shows_in_simulations():
 
 def plain_cell_values(obs: dict, seat: int) -> list[float]:
     """``ToeHeuristic.cell_values`` as first written: every line counted, cell by cell."""
-    from tripletopper.bots.toe import BLOCK, OWN
-    from tripletopper.games.toe import LINES, LINES_THROUGH
+    from tripletopper.bots.toe import BLOCK
+    from tripletopper.games.toe import LINES
 
     board = obs["board"]
     me = "X" if obs["x"] == seat else "O"
@@ -211,16 +211,25 @@ def plain_cell_values(obs: dict, seat: int) -> list[float]:
                 mine[index] += 1
             elif board[cell] != ".":
                 theirs[index] += 1
-    values = []
-    for cell, mark in enumerate(board):
-        value = 0.0
-        for index in LINES_THROUGH[cell]:
-            if not theirs[index]:
-                value += OWN[mine[index]]
-            if not mine[index]:
-                value += BLOCK[theirs[index]]
-        values.append(-1.0 if mark != "." else value)
-    return values
+    return [
+        -1.0 if mark != "." else plain_cell_value(cell, mine, theirs, BLOCK)
+        for cell, mark in enumerate(board)
+    ]
+
+
+def plain_cell_value(cell: int, mine: list[int], theirs: list[int], block: tuple) -> float:
+    """A free cell's value as first written: ``OWN`` by our marks in each line through it
+    they have not marked, ``block`` by theirs in each we have not."""
+    from tripletopper.bots.toe import OWN
+    from tripletopper.games.toe import LINES_THROUGH
+
+    value = 0.0
+    for index in LINES_THROUGH[cell]:
+        if not theirs[index]:
+            value += OWN[mine[index]]
+        if not mine[index]:
+            value += block[theirs[index]]
+    return value
 
 
 def test_the_heuristics_cell_values_are_the_plain_ones():
@@ -278,8 +287,7 @@ def test_cell_value_by_lookup_is_the_plain_sum_over_its_lines():
     many seeded positions it equals the plain rule, for the heuristic's block weights
     and the tactician's: ``OWN`` by our marks where they have none, the block weight by
     theirs where we have none."""
-    from tripletopper.bots.toe import BLOCK, OWN, Weights, cell_value, line_worths, seat_board
-    from tripletopper.games.toe import LINES_THROUGH
+    from tripletopper.bots.toe import BLOCK, Weights, cell_value, line_worths, seat_board
 
     game = Toe(2)
     checked = 0
@@ -293,12 +301,7 @@ def test_cell_value_by_lookup_is_the_plain_sum_over_its_lines():
                     for cell in range(64):
                         if board[cell] >= 0:
                             continue
-                        plain = 0.0
-                        for line in LINES_THROUGH[cell]:
-                            if not theirs[line]:
-                                plain += OWN[mine[line]]
-                            if not mine[line]:
-                                plain += block[theirs[line]]
+                        plain = plain_cell_value(cell, mine, theirs, block)
                         assert cell_value(cell, mine, theirs, line_worths(block)) == plain
                         if block is BLOCK:  # the default table
                             assert cell_value(cell, mine, theirs) == plain
