@@ -272,4 +272,22 @@ def test_searching_levels_compare_their_moves_on_paired_playouts_heads_up():
     bot = make_bot("hard", three.game, 0, 3)
     bot.search(SeatView(three, 0))
     visits = bot.last.root_visits
+    assert sum(visits.values()) == 100 and len(set(visits.values())) > 1
+    # A spec may switch the paired comparison on or off (``paired=``): the budget stays.
+    bot = make_bot("hard:paired=4", three.game, 0, 3)
+    bot.search(SeatView(three, 0))
+    assert bot.last.root_visits == {"take": 33, "draw": 33, "knock": 33}
+    bot = make_bot("hard:paired=0", heads_up.game, 0, 3)
+    bot.search(SeatView(heads_up, 0))
+    visits = bot.last.root_visits
     assert sum(visits.values()) == 400 and len(set(visits.values())) > 1
+
+
+def test_hard_searches_less_with_three_players_or_more():
+    """Hard's budget: 400 heads-up, 100 with more players (where 400 were no weaker
+    than expert's 1500); expert keeps 1500 at every table."""
+    for players, hard in ((2, 400), (3, 100), (4, 100), (9, 100)):
+        game = ThirtyOne(players=players)
+        assert make_bot("hard", game, 0, 0).iterations == hard  # type: ignore[attr-defined]
+        assert make_bot("expert", game, 0, 0).iterations == 1500  # type: ignore[attr-defined]
+        assert make_bot("hard:iterations=700", game, 0, 0).iterations == 700  # type: ignore[attr-defined]

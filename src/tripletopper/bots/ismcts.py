@@ -46,7 +46,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from tripletopper.bots.base import (
@@ -190,18 +190,21 @@ class ISMCTSBot(Bot):
     name = "ismcts"
     description = "information-set Monte Carlo tree search over the seat's own view"
     parameters: ClassVar[tuple[str, ...] | None] = (
-        "iterations", "seconds", "exploration", "confidence", "depth",
+        "iterations", "seconds", "exploration", "confidence", "depth", "paired",
     )  # fmt: skip
 
     def __init__(
         self, game: Game, seat: int, seed: int = 0, *, iterations: int = 1000,
         seconds: float = 0.0, spec: SearchSpec | None = None, fallback: Bot | None = None,
         exploration: float | None = None, confidence: float = 1.0, depth: int = 1,
+        paired: int | None = None,
     ) -> None:  # fmt: skip
         super().__init__(game, seat, seed)
         self.iterations = iterations
         self.seconds = seconds
         self.spec = spec or SearchSpec()
+        if paired is not None:  # the spec's paired comparison, overridden (``hard:paired=0``)
+            self.spec = replace(self.spec, paired=int(paired))
         self.exploration = self.spec.exploration if exploration is None else exploration
         self.confidence = confidence
         """How many standard errors better a move must look to overrule the fallback's

@@ -72,21 +72,23 @@ def preset(inner: type[Bot], description: str, **defaults: Any) -> type[Bot]:
 
 
 def searching(
-    spec: SearchSpec | Callable[[Game], SearchSpec], fallback: type[Bot], iterations: int,
-    seconds: float, description: str,
+    spec: SearchSpec | Callable[[Game], SearchSpec], fallback: type[Bot],
+    iterations: int | Callable[[Game], int], seconds: float, description: str,
 ) -> type[Bot]:  # fmt: skip
     """An ISMCTS bot with this budget (override per spec: ``hard:iterations=2000``); ``spec``
-    may be chosen by the game (say, by its number of players)."""
+    and ``iterations`` may be chosen by the game (say, by its number of players)."""
 
     class Searching(ISMCTSBot):
         def __init__(self, game: Game, seat: int, seed: int = 0, **params: Any) -> None:
+            budget = iterations if isinstance(iterations, int) else iterations(game)
             super().__init__(
                 game, seat, seed,
-                iterations=int(params.pop("iterations", iterations)),
+                iterations=int(params.pop("iterations", budget)),
                 seconds=float(params.pop("seconds", seconds)),
                 exploration=_number(params.pop("exploration", None)),
                 confidence=float(params.pop("confidence", 1.0)),
                 depth=int(params.pop("depth", 1)),
+                paired=_whole(params.pop("paired", None)),
                 spec=spec if isinstance(spec, SearchSpec) else spec(game),
                 fallback=fallback(game, seat, seed, **params),
             )  # fmt: skip
@@ -95,6 +97,10 @@ def searching(
     Searching.wants_events = fallback.wants_events
     Searching.parameters = (*bot_parameters(ISMCTSBot), *bot_parameters(fallback))
     return Searching
+
+
+def _whole(value: object) -> int | None:
+    return None if value is None else int(value)  # type: ignore[call-overload]
 
 
 def _number(value: object) -> float | None:
