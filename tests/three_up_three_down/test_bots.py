@@ -150,6 +150,20 @@ def test_searching_levels_play_the_heuristic_until_the_stock_is_down_to_30_cards
             assert state.game.action_to_text(action) == decide(state) == "play 4"
 
 
+def test_hard_searches_a_twelfth_of_experts_playouts():
+    """Hard's 400 (docs/bots.md, "3UP 3DOWN: hard's budget"), shared among its moves on
+    the same worlds; expert's 4800."""
+    stock = [value for value in ("1", "2", "6", "7", "10") for _ in range(6)]
+    state = arranged(2, hands={0: "4 9 C", 1: "5 8"}, pile="3", stock=" ".join(stock))
+    visits = {}
+    for level in ("hard", "expert"):
+        bot = make_bot(level, state.game, 0, 0)
+        bot.choose(SeatView(state, 0))
+        visits[level] = bot.last.root_visits
+    assert visits["hard"] == {"play 4": 133, "play 9": 133, "play C": 133}  # 400 // 3 each
+    assert visits["expert"] == {"play 4": 1600, "play 9": 1600, "play C": 1600}
+
+
 def test_hard_bot_plays_out_a_won_endgame_instead_of_going_round_in_circles():
     """Issue 15: from here the old search played 10 10 (the medium bot picks up, the
     hard bot later picks its 10s back up ...) for 179 to 1031 turns; it now finishes."""
