@@ -49,3 +49,11 @@ def test_each_games_ismcts_searches_its_way_and_falls_back_on_its_bot():
     with pytest.raises(InvalidOptionError, match="iterations=5000 is more than the card room"):
         check_spec("hard:iterations=5000", game, bounded=True)
     assert check_spec("hard:iterations=5000", game)(0, 0).iterations == 5000  # type: ignore[attr-defined]
+
+
+def test_a_searching_bots_paired_parameter_is_a_count_of_moves():
+    game = make_game("thirty-one")
+    assert make_bot("ismcts:paired=3", game, 0, 0).spec.paired == 3  # type: ignore[attr-defined]
+    for spec, says in (("hard:paired=-1", "paired=-1: give 0"), ("hard:paired=x", "int()")):
+        with pytest.raises(InvalidOptionError, match=says):
+            check_spec(spec, game, bounded=True)

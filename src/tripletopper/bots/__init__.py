@@ -93,7 +93,7 @@ for _game, _bots in GAME_BOTS.items():
         BOTS.setdefault(_name, {})[_game] = _cls
     BOTS["ismcts"][_game] = searching(
         _bots.search, _bots.search_fallback(), 1000, 0.0,
-        "ISMCTS with this game's search (iterations=, seconds=, depth=, confidence=)",
+        "ISMCTS with this game's search (iterations=, seconds=, depth=, confidence=, paired=)",
     )  # fmt: skip
 
 

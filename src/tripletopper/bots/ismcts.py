@@ -204,6 +204,8 @@ class ISMCTSBot(Bot):
         self.seconds = seconds
         self.spec = spec or SearchSpec()
         if paired is not None:  # the spec's paired comparison, overridden (``hard:paired=0``)
+            if paired < 0:
+                raise ValueError(f"paired={paired}: give 0 (grow the tree) or more")
             self.spec = replace(self.spec, paired=int(paired))
         self.exploration = self.spec.exploration if exploration is None else exploration
         self.confidence = confidence
