@@ -9,7 +9,7 @@ import json
 import re
 from typing import Any
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from tripletopper.cards import STANDARD
@@ -17,6 +17,8 @@ from tripletopper.engine import Rng
 from tripletopper.games.thirty_one import ThirtyOne, ThirtyOneState
 from tripletopper.games.thirty_one.rules import CHECK
 
+from .helpers import hand as hand_of
+from .helpers import play, stacked
 from .test_scoring import naive_value
 
 NAMES = STANDARD.names
@@ -175,6 +177,10 @@ def test_random_games_keep_every_invariant(case: tuple[ThirtyOne, int, float]) -
 
 
 @given(games(), st.integers(0, 2**32))
+# A player holding four cards whose three seen ones (one just taken) make 31, and a seat
+# that declared a dealt 31 while another still had to answer: both may hold a 31.
+@example((ThirtyOne(3, manual_31=False), 32944167146, 0.2), 393776021)
+@example((ThirtyOne(9, three_of_a_kind="30.5", manual_31=False), 898044377495, 0.6), 2408023289)
 def test_resample_keeps_what_the_seat_knows_and_redeals_the_rest(
     case: tuple[ThirtyOne, int, float], sample_seed: int
 ) -> None:
@@ -193,13 +199,16 @@ def test_resample_keeps_what_the_seat_knows_and_redeals_the_rest(
                 for other in range(game.players):  # known cards stay where everyone saw them
                     known = [c for c in state.hands[other] if c in state.public]
                     assert all(c in twin.hands[other] for c in known)
-                    hand = twin.hands[other]
+                    # As it was before a draw: the card taken, or else the one drawn
+                    # (the last of a resampled hand), may make the 31 about to be declared.
+                    held = [c for c in twin.hands[other] if c != state.taken][:3]
                     if (
-                        not game.manual and other != seat and len(hand) >= 3
+                        not game.manual and other != seat and len(held) == 3
+                        and other not in state.declared
                         and not (state.phase == CHECK and other in state.pending)
                     ):  # fmt: skip
                         # nobody can hold an undeclared 31 when 31 is declared automatically
-                        assert naive_value(STANDARD.format_many(hand[:3])) != 31
+                        assert naive_value(STANDARD.format_many(held)) != 31
         seat = acting_seat(state, rng)
         state.apply(choose(state, rng, knock_chance, seat), seat)
 
@@ -249,3 +258,19 @@ def test_a_world_built_from_a_view_is_the_resample_of_the_same_rng(
                 assert world.hands == twin.hands and world.stock.contents() == twin.stock.contents()
         seat = acting_seat(state, rng)
         state.apply(choose(state, rng, knock_chance, seat), seat)
+
+
+def test_a_resample_lets_a_taken_card_make_31_and_still_rules_out_the_others_31s() -> None:
+    """Seat 0 took the ace of spades to its seen king and queen (a 31 it declares by
+    discarding); seat 1 shows the ace and king of hearts.  Every resample for seat 2 gives
+    seat 0 that hand back, and never deals seat 1 the queen, jack or ten of hearts, which
+    would have made a 31 it did not declare."""
+    hands = {0: "AH KH 4H", 1: "5C 6D 7H", 2: "QS AS 8C"}
+    state = stacked(3, dealer=2, deals=[(hands, "KS", "2D 3D")])
+    turns = "take", "discard AH", "take", "discard 5C", "draw", "discard QS"
+    play(state, *turns, "take", "discard KH", "take", "discard 6D", "draw", "discard AS", "take")
+    assert hand_of(state, 0) == ["4H", "KS", "QS", "AS"] and hand_of(state, 1) == ["7H", "AH", "KH"]
+    for sample in range(300):
+        twin = state.resample(2, Rng(sample))
+        assert sorted(STANDARD.format_many(twin.hands[0])[:3]) == ["AS", "KS", "QS"]
+        assert not {"QH", "JH", "10H"} & set(STANDARD.format_many(twin.hands[1]))

@@ -745,8 +745,10 @@ class ThirtyOneState(State):
         stay put, and so does the whole discard pile: the observation shows only
         its top, but the seat saw every discard made.  Without ``manual_31``
         nobody can be holding an undeclared 31 (it would have been declared), so
-        deals that give one are drawn again.  (Older non-31 hands of a player
-        are not checked: a slight approximation.)
+        deals that give one are drawn again (a hand of four as it was before
+        its draw: the fourth card may make the 31 its holder is about to
+        declare).  Older non-31 hands of a player are not checked: a slight
+        approximation.
         """
         twin = self.clone()
         twin.rng = Rng(rng.bits())
@@ -770,7 +772,7 @@ class ThirtyOneState(State):
             hand[: len(seen)] = seen
         check = [] if self.game.manual else sorted({other for other, _ in slots})
         pool.sort()  # so the sample depends on what the seat knows, not on the true order
-        twin.stock.replace(deal_unseen(hands, slots, pool, check, rng))
+        twin.stock.replace(deal_unseen(hands, slots, pool, check, self.taken, rng))
         return twin
 
 

@@ -80,7 +80,7 @@ def build_world(
     # Without manual_31 a dealt or made 31 is declared at once, so no hand holds an
     # undeclared one (checked as resample checks it: older hands are not).
     check = [] if game.manual else sorted({s for s, _ in slots})
-    stock = deal_unseen(hands, slots, pool, check, rng)
+    stock = deal_unseen(hands, slots, pool, check, state.taken, rng)
     state.hands = hands
     state.pile = pile
     state.stock = Stock()
@@ -96,18 +96,32 @@ def deal_unseen(
     slots: list[tuple[int, int]],
     pool: list[Card],
     check: list[int],
+    taken: Card,
     rng: Rng,
 ) -> list[Card]:
     """Deal ``pool`` (in card order) into the unseen ``(seat, index)`` slots of ``hands``,
     again while a seat of ``check`` would hold a 31 (up to 100 times); returns the rest,
-    the stock."""
+    the stock.
+
+    A hand of four is checked as it was before its draw: without ``taken`` (the card
+    just taken from the pile, seen by all), or else without its last card, an unseen
+    slot that stands for the card drawn from the stock.  The fourth card may well make
+    a 31: its holder declares it by discarding."""
     for _attempt in range(100):
         rng.shuffle(pool)
         for (s, i), card in zip(slots, pool, strict=False):
             hands[s][i] = card
-        if not any(is_31(hands[s][0], hands[s][1], hands[s][2]) for s in check):
+        if not any(_held_31(hands[s], taken) for s in check):
             break
     return pool[len(slots) :]
+
+
+def _held_31(hand: list[Card], taken: Card) -> bool:
+    """Whether ``hand`` held a 31 before its latest draw (a hand of three: now)."""
+    if len(hand) == 4 and taken in hand:
+        a, b, c = (card for card in hand if card != taken)
+        return is_31(a, b, c)
+    return is_31(hand[0], hand[1], hand[2])
 
 
 def _pending(state: ThirtyOneState, obs: Mapping[str, Any], known: list[list[int]]) -> list[int]:
