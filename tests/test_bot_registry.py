@@ -13,6 +13,7 @@ from tripletopper.bots import (
     default_bot,
     make_bot,
 )
+from tripletopper.bots.base import bot_parameters
 from tripletopper.bots.ismcts import ISMCTSBot
 from tripletopper.bots.memo_match import ForgetfulBot, PerfectBot
 from tripletopper.bots.thirty_two import ThirtyTwoHeuristic
@@ -54,6 +55,32 @@ def test_each_games_ismcts_searches_its_way_and_falls_back_on_its_bot():
 def test_a_searching_bots_paired_parameter_is_a_count_of_moves():
     game = make_game("thirty-one")
     assert make_bot("ismcts:paired=3", game, 0, 0).spec.paired == 3  # type: ignore[attr-defined]
-    for spec, says in (("hard:paired=-1", "paired=-1: give 0"), ("hard:paired=x", "int()")):
+    for spec, says in (("hard:paired=-1", "paired=-1: give 0"), ("hard:paired=x", "whole number")):
         with pytest.raises(InvalidOptionError, match=says):
             check_spec(spec, game, bounded=True)
+
+
+BELOW = {
+    "iterations": ("0", "-5", "2.5"), "depth": ("0", "-1", "1.5"), "paired": ("-1", "0.5"),
+    "samples": ("0", "-3", "2.5"), "seconds": ("-1",), "exploration": ("-0.1",),
+    "confidence": ("-1",), "mistakes": ("-0.1", "1.5"), "accuracy": ("1.5",), "guess": ("-1",),
+    "buzz": ("-1",), "spot_delay": ("-1",), "capacity": ("-1", "2.5"), "big": ("0",),
+}  # fmt: skip
+"""Values each parameter must refuse: a count below its floor or not whole, a time, weight
+or chance out of its range (samples=0 divided by zero; iterations=-5 searched nothing)."""
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_bot_parameter_out_of_range_or_not_a_number_is_refused(name: str):
+    game = make_game(name)
+    accepted = []
+    for bot in bot_names(name):
+        for key in bot_parameters(bot_class(bot, name)):
+            for value in (*BELOW.get(key, ()), "nan", "inf", "-inf"):
+                try:
+                    make_bot(f"{bot}:{key}={value}", game, 0, 0)
+                except InvalidOptionError as refusal:
+                    assert str(refusal).startswith(f"bad parameters for bot {bot!r}: {key}")
+                else:
+                    accepted.append(f"{bot}:{key}={value}")
+    assert not accepted

@@ -87,6 +87,19 @@ def test_unknown_and_malformed_bot_parameters_are_refused(client):
     assert add("random:depth=1") == "bot 'random' has no parameter 'depth' (it takes none)"
     assert add("hard:exploration=abc").startswith("bad parameters for bot 'hard'")
     assert add("hard:iterations=1e400").startswith("bad parameters for bot 'hard'")
+    # Below the floor or not a number: a crash (samples=0 divided by zero) or a silent
+    # no-op search, refused at the door like an excess.
+    assert add("medium:samples=0") == "bad parameters for bot 'medium': samples=0: give 1 or more"
+    assert add("hard:iterations=-5") == (
+        "bad parameters for bot 'hard': iterations=-5: give 1 or more"
+    )
+    assert add("easy:mistakes=2") == (
+        "bad parameters for bot 'easy': mistakes=2: give a chance from 0 to 1"
+    )
+    assert (
+        add("hard:exploration=nan")
+        == "bad parameters for bot 'hard': exploration=nan is not a number"
+    )
     assert add("medium:samples=100") == (
         "samples=100 is more than the card room allows: at most samples=24 for Thirty-Two bots"
     )

@@ -13,6 +13,7 @@ give research bots any budget.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -165,6 +166,11 @@ def bot_factory(spec: str, game: Game) -> BotFactory:
             known = f"its parameters: {', '.join(takes)}" if takes else "it takes none"
             raise InvalidOptionError(f"bot {name!r} has no parameter {key!r} ({known})")
     params = {key: _convert(value) for key, value in raw.items()}
+    for key, value in params.items():
+        if isinstance(value, float) and not math.isfinite(value):
+            raise InvalidOptionError(
+                f"bad parameters for bot {name!r}: {key}={value} is not a number"
+            )
 
     def factory(seat: int, seed: int) -> Bot:
         return cls(game, seat, seed, **params)

@@ -18,6 +18,7 @@ terminal and search playouts alike.
 from __future__ import annotations
 
 import inspect
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple, Protocol, TypeVar
@@ -225,6 +226,28 @@ def bot_parameters(cls: type[Bot]) -> tuple[str, ...]:
         for name, p in inspect.signature(cls.__init__).parameters.items()
         if name not in skip and p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)
     )
+
+
+def whole(name: str, value: object, minimum: int) -> int:
+    """A bot parameter that counts something (samples, iterations): a whole number from
+    ``minimum`` up, else a ``ValueError`` that says so."""
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+        or value != int(value)
+    ):
+        raise ValueError(f"{name}={value}: give a whole number, {minimum} or more")
+    if value < minimum:
+        raise ValueError(f"{name}={value:g}: give {minimum} or more")
+    return int(value)
+
+
+def at_least(name: str, value: float, minimum: float) -> float:
+    """A bot parameter with a floor (a time, a weight), else a ``ValueError`` that says so."""
+    if not value >= minimum:  # also refuses NaN
+        raise ValueError(f"{name}={value:g}: give {minimum:g} or more")
+    return float(value)
 
 
 def random_action(legal: list[Action], rng: Rng) -> Action:

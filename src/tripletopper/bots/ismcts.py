@@ -56,7 +56,9 @@ from tripletopper.bots.base import (
     RandomPlayout,
     SampledView,
     SeatView,
+    at_least,
     first_to_act,
+    whole,
 )
 from tripletopper.engine import Action, Game, Rng, State
 
@@ -200,18 +202,20 @@ class ISMCTSBot(Bot):
         paired: int | None = None,
     ) -> None:  # fmt: skip
         super().__init__(game, seat, seed)
-        self.iterations = iterations
-        self.seconds = seconds
+        self.iterations = whole("iterations", iterations, 1)
+        self.seconds = at_least("seconds", seconds, 0.0)
         self.spec = spec or SearchSpec()
         if paired is not None:  # the spec's paired comparison, overridden (``hard:paired=0``)
-            if paired < 0:
-                raise ValueError(f"paired={paired}: give 0 (grow the tree) or more")
-            self.spec = replace(self.spec, paired=int(paired))
-        self.exploration = self.spec.exploration if exploration is None else exploration
-        self.confidence = confidence
+            self.spec = replace(self.spec, paired=whole("paired", paired, 0))
+        self.exploration = (
+            self.spec.exploration
+            if exploration is None
+            else at_least("exploration", exploration, 0)
+        )
+        self.confidence = at_least("confidence", confidence, 0.0)
         """How many standard errors better a move must look to overrule the fallback's
         (0: always play the search's own choice)."""
-        self.depth = depth
+        self.depth = whole("depth", depth, 1)
         """How many of this seat's own decisions the tree holds (then the playout policy)."""
         self.fallback = fallback or RandomBot(game, seat, seed)
         self.playout_bots = [

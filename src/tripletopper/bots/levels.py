@@ -35,6 +35,8 @@ def sloppy(inner: type[Bot], mistakes: float, description: str) -> type[Bot]:
 
         def __init__(self, game: Game, seat: int, seed: int = 0, **params: Any) -> None:
             rate = float(params.pop("mistakes", mistakes))
+            if not 0 <= rate <= 1:
+                raise ValueError(f"mistakes={rate:g}: give a chance from 0 to 1")
             super().__init__(game, seat, seed)
             self.inner = inner(game, seat, seed, **params)
             self.mistakes = rate
@@ -83,12 +85,12 @@ def searching(
             budget = iterations if isinstance(iterations, int) else iterations(game)
             super().__init__(
                 game, seat, seed,
-                iterations=int(params.pop("iterations", budget)),
+                iterations=params.pop("iterations", budget),
                 seconds=float(params.pop("seconds", seconds)),
                 exploration=_number(params.pop("exploration", None)),
                 confidence=float(params.pop("confidence", 1.0)),
-                depth=int(params.pop("depth", 1)),
-                paired=_whole(params.pop("paired", None)),
+                depth=params.pop("depth", 1),
+                paired=params.pop("paired", None),
                 spec=spec if isinstance(spec, SearchSpec) else spec(game),
                 fallback=fallback(game, seat, seed, **params),
             )  # fmt: skip
@@ -97,10 +99,6 @@ def searching(
     Searching.wants_events = fallback.wants_events
     Searching.parameters = (*bot_parameters(ISMCTSBot), *bot_parameters(fallback))
     return Searching
-
-
-def _whole(value: object) -> int | None:
-    return None if value is None else int(value)  # type: ignore[call-overload]
 
 
 def _number(value: object) -> float | None:

@@ -30,7 +30,7 @@ from functools import cache, lru_cache
 from itertools import filterfalse
 from typing import Any, cast
 
-from tripletopper.bots.base import Bot, Playout, SampledView, SeatView
+from tripletopper.bots.base import Bot, Playout, SampledView, SeatView, whole
 from tripletopper.bots.discards import DiscardMemory
 from tripletopper.bots.hands import PairRows, Sampled, draw_mean, greedy_scores, sampled_decision
 from tripletopper.bots.ismcts import SearchSpec, turns_taken
@@ -103,7 +103,7 @@ class ThirtyOneHeuristic(Bot):
         tolerance: float = 0.22, margin: float = 0.5,
     ) -> None:  # fmt: skip
         super().__init__(game, seat, seed)
-        self.samples = samples
+        self.samples = whole("samples", samples, 1)
         self.tolerance = tolerance
         self.margin = margin
         self.trips = game.options["three_of_a_kind"] == "30.5"

@@ -29,7 +29,7 @@ from functools import lru_cache
 from itertools import filterfalse
 from typing import Any, cast
 
-from tripletopper.bots.base import Bot, Playout, SampledView, SeatView
+from tripletopper.bots.base import Bot, Playout, SampledView, SeatView, whole
 from tripletopper.bots.discards import DiscardMemory
 from tripletopper.bots.hands import PairRows, Sampled, draw_mean, greedy_scores, sampled_decision
 from tripletopper.bots.ismcts import SearchSpec, standings_by, turns_taken
@@ -106,7 +106,7 @@ class ThirtyTwoHeuristic(Bot):
         holdout_wilds: int = 4,
     ) -> None:  # fmt: skip
         super().__init__(game, seat, seed)
-        self.samples = samples
+        self.samples = whole("samples", samples, 1)
         self.margin = margin
         self.holdout_wilds = holdout_wilds
         self.wilds = not game.options["no_wilds"]

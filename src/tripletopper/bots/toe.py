@@ -94,12 +94,7 @@ class QuizPlayer:
     def __init__(
         self, game: Toe, rng: Rng, accuracy: float | None, buzz: float, guess: float = 1.0
     ) -> None:  # fmt: skip
-        if accuracy is not None and not 0 <= accuracy <= 1:
-            raise ValueError("accuracy must be from 0 to 1")
-        if not 0 <= guess <= 1:
-            raise ValueError("guess must be from 0 to 1")
-        if buzz < 0:
-            raise ValueError("buzz must be 0 seconds or more")
+        self.check(accuracy, buzz, guess)
         self.game = game  # the bank is read through the game (a bot ships without its bank)
         self.rng = rng
         self.accuracy = accuracy
@@ -110,6 +105,16 @@ class QuizPlayer:
         self.buzzes = False
         self.delay = 0.0
         self.choice = 0
+
+    @staticmethod
+    def check(accuracy: float | None, buzz: float, guess: float = 1.0) -> None:
+        """Refuse quiz parameters out of range, in a game with the quiz or without."""
+        if accuracy is not None and not 0 <= accuracy <= 1:
+            raise ValueError("accuracy must be from 0 to 1")
+        if not 0 <= guess <= 1:
+            raise ValueError("guess must be from 0 to 1")
+        if not buzz >= 0:
+            raise ValueError("buzz must be 0 seconds or more")
 
     def _roll(self, number: int, question: int) -> None:
         """Decide about question ``number`` (bank id ``question``), once per question read."""
@@ -155,6 +160,7 @@ class ToeRandom(RandomBot):
     ) -> None:  # fmt: skip
         super().__init__(game, seat, seed)
         self.quiz: QuizPlayer | None = None
+        QuizPlayer.check(accuracy, buzz)
         if isinstance(game, Toe) and game.quiz:
             self.quiz = QuizPlayer(game, self.rng, accuracy, buzz)
         if self.quiz is None:  # plain games: the shared random choice, without a detour
@@ -187,6 +193,7 @@ class ToeHeuristic(Bot):
     ) -> None:  # fmt: skip
         super().__init__(game, seat, seed)
         assert isinstance(game, Toe)
+        QuizPlayer.check(accuracy, buzz, guess)
         self.quiz = QuizPlayer(game, self.rng, accuracy, buzz, guess) if game.quiz else None
         self.wild_cost = wild_cost
         self.useful = useful
