@@ -106,7 +106,7 @@ def test_the_discard_pile_reaches_every_seat_squared(tmp_path):
     """Each observation sent names the pile's top card and its size, never a buried discard
     (every discard was named once, in the event of its being made)."""
     with live_server(str(tmp_path)) as base:
-        table_id, clients = asyncio.run(some_moves(base, 40))
+        table_id, clients = asyncio.run(some_moves(base, 80))
     record = stored_record(str(tmp_path), table_id)
     deck = record.new_state().game.deck
     piles = [deck.format_many(record.new_state().pile)]
@@ -125,7 +125,10 @@ def test_the_discard_pile_reaches_every_seat_squared(tmp_path):
             assert not cards_in(this_hand) & set(pile[:-1])
             checked += 1
             buried += len(pile) - 1
-    assert checked > 4 * 40 and buried > 100
+    # The seats act concurrently, so the game's path depends on timing: a hand that ends
+    # early starts a new pile (a loaded CI run buried 80 cards in 40 actions; 80 actions
+    # bury 260-380).
+    assert checked > 4 * 80 and buried > 100
 
 
 def test_a_full_game_its_results_and_its_replays(tmp_path):

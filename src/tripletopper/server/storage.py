@@ -167,6 +167,10 @@ def migrate(engine: Engine, revision: str = "head") -> None:
         "script_location", str(resources.files("tripletopper.server") / "migrations")
     )
     with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            # A migration is one long transaction with Python work between its statements
+            # (on a loaded machine, seconds): the room's idle limit is not for it.
+            conn.exec_driver_sql("SET LOCAL idle_in_transaction_session_timeout = 0")
         config.attributes["connection"] = conn
         command.upgrade(config, revision)
 
