@@ -47,11 +47,6 @@ OWN = (1.0, 3.0, 12.0, 10_000.0)
 BLOCK = (0.0, 2.0, 9.0, 5_000.0)
 """Value of marking a cell of a line holding 0-3 of their marks and none of ours."""
 CRITICAL = 5_000.0
-"""A free cell at least this valuable completes a line of three, ours or theirs."""
-WILD_COST = 2.0
-"""The heuristic's price of a wild value spent on an ordinary cell."""
-USEFUL = 3.0
-"""The heuristic draws when a card of its hand fits a free cell worth this much."""
 SHORTLIST = 8
 """How many plays the search weighs (the tactician's best)."""
 QUIZ_ACTIONS = ("buzz", "answer")
@@ -194,7 +189,7 @@ class ToeHeuristic(Bot):
 
     def __init__(
         self, game: Game, seat: int, seed: int = 0, *, accuracy: float = 0.7, buzz: float = 1.5,
-        guess: float = 0.0, wild_cost: float = WILD_COST, useful: float = USEFUL,
+        guess: float = 0.0, wild_cost: float = 2.0, useful: float = 3.0,
     ) -> None:  # fmt: skip
         super().__init__(game, seat, seed)
         assert isinstance(game, Toe)
@@ -222,7 +217,15 @@ class ToeHeuristic(Bot):
             return max(legal, key=lambda action: self.play_value(action, values))
         hand = [_parse(c) for c in obs["hand"]]
         best = [self.card_value(card, values) for card in hand]
-        return turn_choice(hand, best, max(values) >= CRITICAL, self.useful)
+        if max(best) >= self.useful or max(values) >= CRITICAL:
+            return ("draw",)  # a useful card, or a line to complete or block: one more card
+        # No card fits a useful free cell: throw the least useful, keeping live wilds.
+        ranked = sorted(
+            range(3), key=lambda i: (best[i] >= 0 and WILDS[hand[i]] > 0, best[i], -hand[i])
+        )
+        keep_one = best[ranked[2]] >= 0 and (WILDS[hand[ranked[2]]] > 0 or best[ranked[2]] > 0)
+        throw = ranked[:2] if keep_one else ranked
+        return ("discard", tuple(sorted(hand[i] for i in throw)))
 
     # --- evaluation ------------------------------------------------------------------
     def cell_values(self, obs: dict[str, Any]) -> list[float]:
@@ -251,31 +254,12 @@ class ToeHeuristic(Bot):
 
     def play_value(self, action: Action, values: list[float]) -> float:
         card, cell = action[1], action[2]
-        return play_value(card, -1.0 if cell == WASTED else values[cell], self.wild_cost)
-
-
-def turn_choice(hand: list[int], best: list[float], critical: bool, useful: float) -> Action:
-    """The heuristic's turn: draw when a card fits a cell worth ``useful`` (``best``: each
-    card's best free cell, -1 if it fits none) or a line must be completed or blocked
-    (``critical``: the drawn card may do it); else throw the 2 or 3 least useful cards,
-    keeping a wild card that fits a free cell."""
-    if max(best) >= useful or critical:
-        return DRAW
-    ranked = sorted(
-        range(3), key=lambda i: (best[i] >= 0 and WILDS[hand[i]] > 0, best[i], -hand[i])
-    )
-    keep_one = best[ranked[2]] >= 0 and (WILDS[hand[ranked[2]]] > 0 or best[ranked[2]] > 0)
-    throw = ranked[:2] if keep_one else ranked
-    return ("discard", tuple(sorted(hand[i] for i in throw)))
-
-
-def play_value(card: int, value: float, wild_cost: float) -> float:
-    """The heuristic's worth of playing ``card`` on a free cell worth ``value`` (-1: the
-    card fits no free cell and is wasted): the cell, less ``wild_cost`` per wild value,
-    but a critical cell (a win or a block) is taken with the tamest card that fits it."""
-    if value >= CRITICAL:
-        return value - WILDS[card] * 0.01
-    return value - wild_cost * WILDS[card]
+        if cell == WASTED:
+            return -1.0 - self.wild_cost * WILDS[card]
+        value = values[cell]
+        if value >= CRITICAL:
+            return value - WILDS[card] * 0.01  # a critical cell: spend the tamest card
+        return value - self.wild_cost * WILDS[card]
 
 
 @dataclass(frozen=True)
@@ -493,20 +477,17 @@ POTENTIAL = (0.0, 1.0, 4.0, 16.0)
 
 
 class ToePlayout(Playout):
-    """The heuristic's play (``medium``, :class:`ToeHeuristic`) for ISMCTS playouts in
-    sampled worlds, read off the sampled state for speed (the board's line counts, its
-    own hand): the same turns (:func:`turn_choice`) and the same plays (:func:`play_value`),
-    choice for choice (``test_playouts_play_as_the_heuristic_does``).  Quiz phases go to a
-    quiz player of average knowledge.
+    """A fast greedy policy for ISMCTS playouts in sampled worlds.
 
-    The playouts once played more sharply (wild values at the tactician's price, a dead
-    hand thrown); a search whose playouts play as the heuristic, which blocks every line
-    of three it can at once, scored more against every opponent measured (docs/bots.md,
-    "Toe hard, fourth attempt").
+    It reads the sampled state for speed (the board's line counts, its own hand):
+    draw when a card of the hand fits a free cell, else throw all three (and throw
+    a dead hand, as the tactician does: :func:`dead_hand`); play the
+    card and cell worth most by the lines through the cell, as the heuristic
+    values them, paying for wilds as the tactician does.  Quiz phases go to a quiz player of average
+    knowledge.
     """
 
-    wild_cost = WILD_COST
-    useful = USEFUL
+    wild_cost = Weights.wild_cost
 
     def __init__(self, game: Game, seat: int, seed: int = 0) -> None:
         super().__init__(game, seat, seed)
@@ -532,48 +513,32 @@ class ToePlayout(Playout):
         board = state.board
         hand = state.hands[seat]
         mine, theirs = state.counts[seat], state.counts[1 - seat]
-        values: dict[int, float] = {}
-
-        def value_of(cell: int) -> float:
-            value = values.get(cell)
-            if value is None:
-                value = values[cell] = cell_value(cell, mine, theirs)
-            return value
-
         if phase == TURN:
-            if free_cells_of_threes(board, mine, theirs) or free_cells_of_threes(
-                board, theirs, mine
-            ):
-                return DRAW  # a line to complete or block: the drawn card may do it
-            useful = self.useful
-            best = []
-            for card in hand:
-                most = -1.0
-                for cell in FITS[card]:
-                    if board[cell] < 0:
-                        value = value_of(cell)
-                        if value >= useful:
-                            return DRAW  # what turn_choice decides, without the other cards
-                        most = max(most, value)
-                best.append(most)
-            return turn_choice(hand, best, False, useful)
+            if not dead_hand(board, mine, theirs, hand):
+                for card in hand:
+                    for cell in FITS[card]:
+                        if board[cell] < 0:
+                            return DRAW
+            return ("discard", tuple(sorted(hand)))
         cost = self.wild_cost
-        best_play: Action | None = None
-        best_value = -1e18
+        best: Action | None = None
+        best_value = -1e9
+        values: dict[int, float] = {}
         for card in hand:  # the order of legal_actions: by card, cells ascending
             fits = False
-            wilds = WILDS[card]
             for cell in FITS[card]:
                 if board[cell] >= 0:
                     continue
                 fits = True
-                value = value_of(cell)  # play_value, inline (most of a playout's time)
-                value -= 0.01 * wilds if value >= CRITICAL else cost * wilds
+                value = values.get(cell)
+                if value is None:
+                    value = values[cell] = cell_value(cell, mine, theirs)
+                value -= cost * WILDS[card]
                 if value > best_value:
-                    best_play, best_value = PLAYS[card][cell], value
-            if not fits and (value := play_value(card, -1.0, cost)) > best_value:
-                best_play, best_value = PLAYS[card][WASTED], value
-        return best_play
+                    best, best_value = PLAYS[card][cell], value
+            if not fits and -1.0 - cost * WILDS[card] > best_value:
+                best, best_value = PLAYS[card][WASTED], -1.0 - cost * WILDS[card]
+        return best
 
 
 def board_value(root: State, leaf: State) -> list[float]:
