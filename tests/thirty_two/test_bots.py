@@ -1,14 +1,18 @@
 """Thirty-Two bots: legal, deterministic, fair (observation only) and sensible."""
 
+from dataclasses import replace
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tripletopper.bots import LEVEL_ORDER, SeatView, bot_names, make_bot
+from tripletopper.bots.thirty_two import SEARCH, TO_GAME_END, end_of_hand, places, standings
 from tripletopper.engine import Rng
 from tripletopper.games.thirty_two import ThirtyTwo
 from tripletopper.runner import simulate
 
-from .helpers import stacked
+from .helpers import deck_order, play, stacked
 from .test_rules import HANDS3
 
 
@@ -157,3 +161,38 @@ def test_a_long_hand_without_wilds_does_not_outlast_the_knock_estimate():
     medium level samples opponents' draws from (game 33 of seed 0 raised IndexError)."""
     report = simulate(ThirtyTwo(4, counters=4, no_wilds=True), ["medium"], 34, seed=0)
     assert report.games == 34
+
+
+def test_expert_plays_out_to_the_games_end_and_scores_the_places():
+    """Hard's playouts stop when the hand is settled and weigh the counters won (0.7);
+    expert's go on to the game's end (two hands more at most) and weigh the places (0.9):
+    at the default counters a game lasts about two hands, and a match scores places."""
+    game = ThirtyTwo(3)
+    hard, expert = make_bot("hard", game, 0, 1), make_bot("expert", game, 0, 1)
+    assert (hard.spec, hard.iterations) == (SEARCH, 1000)
+    assert (expert.spec, expert.iterations) == (TO_GAME_END, 3000)
+    assert replace(TO_GAME_END, evaluate=standings, horizon=end_of_hand) == SEARCH
+
+    def deal(first: int) -> list[str]:
+        """A deal where ``first`` (to play first) holds a Thirty-two with 4 wilds."""
+        seats = [first, (first + 1) % 3, (first + 2) % 3]
+        others = iter(["KB1 KC? BB?", "RC1 YH2 GT3"])  # 6 wilds; none
+        hands = {s: "BS4 BB4 KB?" if s == first else next(others) for s in seats}
+        return deck_order(seats, hands, "RS1")
+
+    state = stacked(
+        3, dealer=0, counters=20, hands={1: "BS4 BB4 KB?", 2: "KB1 KC? BB?", 0: "RC1 YH2 GT3"},
+        face_up="RS1", more=[deal(2), deal(0)],
+    )  # fmt: skip
+    root = state.clone()
+    play(state, "declare")  # seat 1 collects 10 from seat 2 (6 + 2 x 2 wilds), 6 from seat 0
+    assert state.counters == [14, 36, 10]
+    assert end_of_hand(root, state) and not TO_GAME_END.horizon(root, state)
+    play(state, "declare")  # seat 2 collects 6 from seat 0, 10 from seat 1
+    assert state.counters == [4, 30, 26] and not TO_GAME_END.horizon(root, state)
+    # Seat 2 is second and 6 counters up (a knock's worth): hard's reward counts the
+    # counters most, expert's the place.
+    assert standings(root, state) == pytest.approx([0.0, 1.0, 0.3 * 0.5 + 0.7 * 1.0])
+    assert places(root, state) == pytest.approx([0.0, 1.0, 0.9 * 0.5 + 0.1 * 1.0])
+    play(state, "declare")
+    assert state.hand_no - root.hand_no == 3 and TO_GAME_END.horizon(root, state)

@@ -25,6 +25,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from functools import lru_cache
 from itertools import filterfalse
 from typing import Any, cast
@@ -32,7 +33,7 @@ from typing import Any, cast
 from tripletopper.bots.base import Bot, Playout, SampledView, SeatView, whole
 from tripletopper.bots.discards import DiscardMemory
 from tripletopper.bots.hands import PairRows, Sampled, draw_mean, greedy_scores, sampled_decision
-from tripletopper.bots.ismcts import SearchSpec, standings_by, turns_taken
+from tripletopper.bots.ismcts import Horizon, SearchSpec, standings_by, turns_taken
 from tripletopper.bots.levels import searching, sloppy
 from tripletopper.cards.triple_topper import COLOR, SHAPE, TRIPLE_TOPPER, WILDS
 from tripletopper.engine import Action, Game, Rng, State
@@ -312,16 +313,34 @@ def end_of_hand(root: State, current: State) -> bool:
     return cast(ThirtyTwoState, current).hand_no != cast(ThirtyTwoState, root).hand_no
 
 
-standings = standings_by(
-    lambda state: cast(ThirtyTwoState, state).counters,
-    lambda players: 3.0 * (players - 1),
-    places=0.3,
-)
+def hands_later(hands: int) -> Horizon:
+    """Playouts stop ``hands`` hands after the one being played is settled (or at the
+    game's end, which comes first at the default counters)."""
+
+    def horizon(root: State, current: State) -> bool:
+        return cast(ThirtyTwoState, current).hand_no - cast(ThirtyTwoState, root).hand_no > hands
+
+    return horizon
+
+
+def _counters(state: State) -> list[int]:
+    return cast(ThirtyTwoState, state).counters
+
+
+def _knock(players: int) -> float:
+    return 3.0 * (players - 1)
+
+
+standings = standings_by(_counters, _knock, places=0.3)
 """Counters won or lost in the hand, and the places they make (see ``ismcts.standings_by``);
-a knock's worth is the unit.  The counters weigh most, as if a game lasted many hands
-and a place in the middle of it said little (at the default counters it lasts about two
-hands; playing out to the game's end and scoring the places did not make a stronger
-expert: docs/bots.md, "Thirty-Two: expert against hard")."""
+a knock's worth is the unit: hard's reward.  The counters weigh most, as if a game
+lasted many hands and a place in the middle of it said little; at the default counters it
+lasts about two hands, so expert plays on to the game's end and scores ``places``
+(docs/bots.md, "Thirty-Two: expert plays out to the game's end")."""
+
+places = standings_by(_counters, _knock, places=0.9)
+"""Finishing places (the result, where a playout reaches the game's end), the counters
+won a small term: what a match scores."""
 
 
 def improved_opponents(world: State, seat: int, rng: Rng) -> None:
@@ -370,6 +389,11 @@ SEARCH = SearchSpec(
     belief=improved_opponents,
 )
 
+TO_GAME_END = replace(SEARCH, evaluate=places, horizon=hands_later(2))
+"""Expert's search: at the default counters a game lasts about two hands (1.8 with 3
+players, 2.3 with 4, in playouts), so playouts go on to its end and score the places
+there, where hard's stop at the hand's end and weigh the counters won."""
+
 LEVELS: dict[str, type[Bot]] = {
     "easy": sloppy(ThirtyTwoHeuristic, 0.25, "the heuristic, with a wrong move one time in four"),
     "medium": ThirtyTwoHeuristic,
@@ -377,7 +401,11 @@ LEVELS: dict[str, type[Bot]] = {
         SEARCH, ThirtyTwoHeuristic, 1000, 0.0, "ISMCTS, 1000 determinizations per decision"
     ),
     "expert": searching(
-        SEARCH, ThirtyTwoHeuristic, 3000, 0.0, "ISMCTS, 3000 determinizations per decision"
+        TO_GAME_END,
+        ThirtyTwoHeuristic,
+        3000,
+        0.0,
+        "ISMCTS, 3000 determinizations per decision, played out to the game's end",
     ),
 }
 """The difficulty levels of Thirty-Two (see ``docs/bots.md`` for how they compare)."""
