@@ -33,7 +33,7 @@ from typing import Any, cast
 from tripletopper.bots.base import Bot, Playout, SampledView, SeatView, whole
 from tripletopper.bots.discards import DiscardMemory
 from tripletopper.bots.hands import PairRows, Sampled, draw_mean, greedy_scores, sampled_decision
-from tripletopper.bots.ismcts import Horizon, SearchSpec, standings_by, turns_taken
+from tripletopper.bots.ismcts import SearchSpec, standings_by, turns_taken
 from tripletopper.bots.levels import searching, sloppy
 from tripletopper.cards.triple_topper import COLOR, SHAPE, TRIPLE_TOPPER, WILDS
 from tripletopper.engine import Action, Game, Rng, State
@@ -313,14 +313,11 @@ def end_of_hand(root: State, current: State) -> bool:
     return cast(ThirtyTwoState, current).hand_no != cast(ThirtyTwoState, root).hand_no
 
 
-def hands_later(hands: int) -> Horizon:
-    """Playouts stop ``hands`` hands after the one being played is settled (or at the
-    game's end, which comes first at the default counters)."""
-
-    def horizon(root: State, current: State) -> bool:
-        return cast(ThirtyTwoState, current).hand_no - cast(ThirtyTwoState, root).hand_no > hands
-
-    return horizon
+def two_hands_later(root: State, current: State) -> bool:
+    """Expert's horizon: two hands after the one being played is settled (or the game's
+    end, which comes first at the default counters).  A module-level function, as every
+    part of a search spec but the game's own ``SEARCH``: bots are pickled to workers."""
+    return cast(ThirtyTwoState, current).hand_no - cast(ThirtyTwoState, root).hand_no > 2
 
 
 def _counters(state: State) -> list[int]:
@@ -338,9 +335,13 @@ lasted many hands and a place in the middle of it said little; at the default co
 lasts about two hands, so expert plays on to the game's end and scores ``places``
 (docs/bots.md, "Thirty-Two: expert plays out to the game's end")."""
 
-places = standings_by(_counters, _knock, places=0.9)
-"""Finishing places (the result, where a playout reaches the game's end), the counters
-won a small term: what a match scores."""
+_places = standings_by(_counters, _knock, places=0.9)
+
+
+def places(root: State, leaf: State) -> list[float]:
+    """Finishing places (the result, where a playout reaches the game's end), the counters
+    won a small term: what a match scores."""
+    return _places(root, leaf)
 
 
 def improved_opponents(world: State, seat: int, rng: Rng) -> None:
@@ -389,7 +390,7 @@ SEARCH = SearchSpec(
     belief=improved_opponents,
 )
 
-TO_GAME_END = replace(SEARCH, evaluate=places, horizon=hands_later(2))
+TO_GAME_END = replace(SEARCH, evaluate=places, horizon=two_hands_later)
 """Expert's search: at the default counters a game lasts about two hands (1.8 with 3
 players, 2.3 with 4, in playouts), so playouts go on to its end and score the places
 there, where hard's stop at the hand's end and weigh the counters won."""
