@@ -214,14 +214,19 @@ def test_a_whole_game_with_the_keyboard_alone(
 ):
     ARTIFACTS.mkdir(exist_ok=True)
     with live_server(str(tmp_path), bot_delay=0.05) as base:
-        table_id, tokens = open_table(
-            base, game=game, players=players, humans=1, bots="medium", options=options
-        )  # fmt: skip
-        url = f"{base}/t/{table_id}#seat={tokens[0]}"
-        ann = Player(browser, url, viewport)
+        for _ in range(5):  # a bot dealt a Thirty-two may declare it before Ann ever acts
+            table_id, tokens = open_table(
+                base, game=game, players=players, humans=1, bots="medium", options=options
+            )  # fmt: skip
+            url = f"{base}/t/{table_id}#seat={tokens[0]}"
+            ann = Player(browser, url, viewport)
+            if ann.my_turn(0) is not None:
+                break
+            ann.context.close()
+        else:
+            pytest.fail("five games in a row ended before seat 0 could act")
         other = PHONE if viewport is DESKTOP else DESKTOP
         twin = Player(browser, url, other)  # the same seat on the other screen, for its picture
-        assert ann.my_turn(0) is not None
         ann.page.wait_for_timeout(300)
         ann.assert_accessible(f"{game} during play")
         size = lambda v: f"{v['width']}x{v['height']}"  # noqa: E731
