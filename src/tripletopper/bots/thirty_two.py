@@ -340,7 +340,8 @@ _places = standings_by(_counters, _knock, places=0.9)
 
 def places(root: State, leaf: State) -> list[float]:
     """Finishing places (the result, where a playout reaches the game's end), the counters
-    won a small term: what a match scores."""
+    won a small term: what a match scores.  A named wrapper because ``standings_by``
+    returns a closure, which does not pickle."""
     return _places(root, leaf)
 
 
