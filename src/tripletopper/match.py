@@ -317,7 +317,9 @@ def run_match(
     started = time.perf_counter()
     for batch in _batches(deals, max(1, math.ceil(4 * cores / per_deal))):
         jobs = [job for deal in batch for job in deal_jobs(game, (a, b), seed, deal)]
-        with closing(run_ordered(play_seated, jobs, workers=workers, ray=ray)) as outcomes:
+        # one game a chunk: a time limit then waits for a few games, not a few chunks
+        pending = run_ordered(play_seated, jobs, workers=workers, ray=ray, chunk=1)
+        with closing(pending) as outcomes:
             for _ in batch:
                 score = _add_deal(match, [next(outcomes) for _ in seatings])
                 total += score

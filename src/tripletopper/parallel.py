@@ -33,11 +33,15 @@ def default_workers() -> int:
 
 def run_ordered(
     func: Callable[[J], R], jobs: Sequence[J], *, workers: int | None = None,
-    ray: str | None = None,
+    ray: str | None = None, chunk: int | None = None,
 ) -> Generator[R, None, None]:  # fmt: skip
     """``func(job)`` for every job, yielded in job order (``func`` must be a module-level
     function: it is sent to other processes by name).  Closing the generator early
-    cancels the jobs not yet started (on Ray, drops their results)."""
+    cancels the jobs not yet started (on Ray, drops their results).
+
+    ``chunk``: jobs sent to a worker at once (default: up to 16, fewer for few jobs).
+    A closed generator still waits for the chunks already handed out (a few per worker),
+    so a caller that stops early on long jobs passes 1."""
     if ray is not None:
         yield from _ray_map(func, jobs, ray)
         return
@@ -47,7 +51,8 @@ def run_ordered(
             for job in jobs:
                 yield func(job)
         return
-    chunk = max(1, min(16, len(jobs) // (count * 8)))
+    if chunk is None:
+        chunk = max(1, min(16, len(jobs) // (count * 8)))
     with ProcessPoolExecutor(max_workers=count) as pool:
         yield from pool.map(func, jobs, chunksize=chunk)
 
