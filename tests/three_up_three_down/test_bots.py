@@ -164,6 +164,16 @@ def test_hard_searches_a_twelfth_of_experts_playouts():
     assert visits["expert"] == {"play 4": 1600, "play 9": 1600, "play C": 1600}
 
 
+def test_hard_searches_less_with_three_players_or_more():
+    """Hard's budget: 400 heads-up, 100 with more players (where expert was no stronger
+    than 400); expert keeps 4800 at every table; a spec still overrides it."""
+    for players, hard in ((2, 400), (3, 100), (4, 100)):
+        game = ThreeUpThreeDown(players=players)
+        assert make_bot("hard", game, 0, 0).iterations == hard  # type: ignore[attr-defined]
+        assert make_bot("expert", game, 0, 0).iterations == 4800  # type: ignore[attr-defined]
+        assert make_bot("hard:iterations=700", game, 0, 0).iterations == 700  # type: ignore[attr-defined]
+
+
 def test_hard_bot_plays_out_a_won_endgame_instead_of_going_round_in_circles():
     """Issue 15: from here the old search played 10 10 (the medium bot picks up, the
     hard bot later picks its 10s back up ...) for 179 to 1031 turns; it now finishes."""
