@@ -35,7 +35,6 @@ def pool(runs: list[dict[str, Any]], sprt: Sprt) -> dict[str, Any]:
     if len(set(seeds)) != len(seeds):
         raise ValueError(f"a seed appears twice: {seeds} (its deals would count twice)")
     scores = [score for run in runs for score in run["deal_scores"]]
-    pairs = [sum(run["pairs"][key] for run in runs) for key in ("a_better", "same", "b_better")]
     total, squares = math.fsum(scores), math.fsum(s * s for s in scores)
     llr = sprt.llr(len(scores), total, squares)
     return {
@@ -43,7 +42,7 @@ def pool(runs: list[dict[str, Any]], sprt: Sprt) -> dict[str, Any]:
         "seeds": seeds,
         "games": sum(run["games"] for run in runs),
         **Summary.of(scores).to_json(),
-        "pairs": dict(zip(("a_better", "same", "b_better"), pairs, strict=True)),
+        "pairs": {key: sum(run["pairs"][key] for run in runs) for key in runs[0]["pairs"]},
         "llr": round(llr, 4),
         "verdict": sprt.verdict(llr) or "inconclusive",
         "seconds": round(sum(run["seconds"] for run in runs), 1),
