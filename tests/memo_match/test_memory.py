@@ -141,8 +141,11 @@ def test_nothing_that_lasts_names_a_face_down_card(case: tuple[MemoMatch, int, f
             assert fresh or not set(CARD.findall(told)) & down, (viewer, told)
         if state.is_terminal():
             break
-        up = set(state.public_observation()["face_up"])
         for witness in witnesses:
+            # A face-up card its observation shows is not in the recall; one it hides
+            # (another seat's private flip, RULINGS 2026-11-29) is, if remembered.
+            faces = state.observation(witness.seat)["face_up"].items()
+            up = {position for position, card in faces if card is not None}
             remembered = {
                 position_name(p): TRIPLE_TOPPER.names[c]
                 for p, c in witness.remembered.items()

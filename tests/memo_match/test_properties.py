@@ -92,6 +92,14 @@ class Witness:
                 obs = state.public_observation() if viewer is None else state.observation(viewer)
                 seen = strings(obs) & set(NAMES)
                 assert seen <= allowed, (viewer, seen - allowed)
+                if self.private:  # the table never shows a seat's memory (RULINGS 2026-11-29)
+                    shown = {p for p, card in obs["face_up"].items() if card is not None}
+                    if obs["phase"] == "second":
+                        assert not shown or viewer == state.turn, (viewer, shown)
+                    public = self.allowed[None]
+                    for owner, pile in enumerate(obs["captured_cards"]):
+                        if owner != viewer:
+                            assert set(pile) <= public, (viewer, owner, set(pile) - public)
             for event in events:
                 leaked = (strings(event.view(viewer)) & set(NAMES)) - allowed
                 assert not leaked, (viewer, event, leaked)

@@ -2,6 +2,7 @@
 
 import pytest
 
+from tripletopper.cards import TRIPLE_TOPPER
 from tripletopper.engine import CLOCK, CLOCK_ONLY, TABLE, ActionPattern
 from tripletopper.errors import IllegalActionError, InvalidOptionError, MalformedActionError
 from tripletopper.games.memo_match import (
@@ -177,6 +178,38 @@ def test_private_reveal_shows_only_positions_to_the_other_seats():
     assert "cards" not in event[-1].view(1) and event[-1].view(0)["cards"] == ["RC1", "RC2"]
     assert matched.observation(1)["captured_cards"] == [[], []]
     assert matched.observation(1)["captured"] == [2, 0]
+
+
+def test_private_reveal_never_shows_a_seat_a_card_again_that_another_seat_turns():
+    # RULINGS, revised 2026-11-29: what a seat saw on its own flips is its memory.
+    state = stacked(2, "RC1 YH2 GT3 BS4", reveal="private")
+    play(state, "A1 B1")  # seat 0 sees RC1 and YH2, misses
+    play(state, "A1")  # seat 1 turns the RC1 seat 0 saw
+    assert state.observation(1)["face_up"] == {"A1": "RC1"}
+    assert state.observation(0)["face_up"] == {"A1": None}
+    assert state.public_observation()["face_up"] == {"A1": None}
+    assert state.recall(0)["seen"] == {"A1": "RC1", "B1": "YH2"}  # its memory, for bots
+    assert state.recall(1)["seen"] == {}  # A1 is in its observation
+
+
+def test_private_reveal_after_a_swap_does_not_name_where_the_card_went():
+    state = stacked(2, "RC1 YH2 GT3 BS4", reveal="private", swap_on_miss=True)
+    play(state, "A1 B1")  # seat 0 sees RC1 and YH2; they trade places
+    assert state.recall(0)["seen"] == {"A1": "YH2", "B1": "RC1"}
+    play(state, "B1")  # seat 1 turns the RC1, now at B1
+    assert state.observation(1)["face_up"] == {"B1": "RC1"}
+    assert state.observation(0)["face_up"] == {"B1": None}
+
+
+def test_private_reveal_shows_another_seats_pair_only_if_the_table_showed_it():
+    state = stacked(2, "RC1 YH2 RC2 GT3", reveal="private")
+    play(state, "A1 B1")  # seat 0 sees RC1 and YH2, misses
+    play(state, "A1 C1")  # seat 1 matches RC1 + RC2
+    assert state.piles[1] == TRIPLE_TOPPER.parse_many("RC1 RC2")
+    assert state.observation(1)["captured_cards"] == [[], ["RC1", "RC2"]]
+    assert state.observation(0)["captured_cards"] == [[], []]  # seat 0 only remembers RC1
+    assert state.recall(0)["captured"] == [[], ["RC1"]]
+    assert state.observation(0)["captured"] == [0, 2]
 
 
 # --- "no matches" -----------------------------------------------------------------------------

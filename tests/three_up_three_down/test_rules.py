@@ -266,25 +266,46 @@ def test_clear_plus_2_from_3down_a_lower_second_flip_picks_up_with_it():
     assert "4R1" not in str(state.observation(1)) and "4R1" in str(state.observation(0))
 
 
-def test_a_clear_as_an_extra_play_adds_its_own_plays_and_keeps_the_owed_ones():
+def test_a_clear_as_an_extra_play_ends_the_turn_and_cancels_the_plays_still_owed():
     # Clear+1, then a plain Clear as the extra play: the pile is empty again and the
-    # turn ends (nothing more is owed).
-    plain = arranged(2, hands={0: "C+1 C 4 5", 1: "5 8"}, pile="3")
+    # turn ends.
+    plain = arranged(2, hands={0: "C+1 C 4 5", 1: "5 8"}, pile="3", stock="2 2 6")
     play(plain, "play C+1", "play C")
-    assert plain.turn == 1 and plain.pile == []
-    # Clear+2, then a Clear+1 as the first extra play: 1 still owed + 1 = 2 more plays.
+    assert plain.turn == 1 and plain.pile == [] and plain.owed == 0
+    assert vals(plain.hands[0]) == "2 4 5"  # drawn back up to three as at any turn's end
+    # Clear+2, then a plain Clear: the second extra play is cancelled (RULINGS, revised
+    # 2026-11-29: a Clear ends the turn whenever it comes).
+    cancelled = arranged(2, hands={0: "C+2 C 2 9", 1: "5 8"}, pile="3")
+    events = play(cancelled, "play C+2", "play C")
+    assert events[-1] == {
+        "type": "cleared", "seat": 0, "by": "C", "cards": 1, "extra_plays": 0,
+    }  # fmt: skip
+    assert cancelled.owed == 0 and cancelled.turn == 1 and cancelled.pile == []
+    assert vals(cancelled.hands[0]) == "2 9"  # the owed play was not made
+    assert legal(cancelled, 1) == ["play 5", "play 8"]
+
+
+def test_a_clear_plus_as_an_extra_play_replaces_the_plays_still_owed():
+    # Clear+2, then a Clear+1 as the first extra play: the second play of the Clear+2 is
+    # cancelled and the Clear+1's one play takes its place: one more play, not two.
     chain = arranged(2, hands={0: "C+2 C+1 4 6 7", 1: "5 8"}, pile="3")
-    play(chain, "play C+2", "play C+1")
-    assert chain.owed == 2 and chain.turn == 0
-    play(chain, "play 4", "play 6")
-    assert chain.turn == 1 and vals(chain.pile) == "4 6"
-    # Clear+2, then a plain Clear: the second extra play is still made, on an empty pile.
-    kept = arranged(2, hands={0: "C+2 C 2 9", 1: "5 8"}, pile="3")
-    play(kept, "play C+2", "play C")
-    assert kept.owed == 1 and kept.turn == 0 and kept.pile == []
-    assert legal(kept) == ["play 2", "play 9"]
-    play(kept, "play 9")
-    assert kept.turn == 1 and vals(kept.pile) == "9"
+    events = play(chain, "play C+2", "play C+1")
+    assert events[-1]["extra_plays"] == 1
+    assert chain.owed == 1 and chain.turn == 0
+    play(chain, "play 4")
+    assert chain.turn == 1 and vals(chain.pile) == "4" and vals(chain.hands[0]) == "6 7"
+    # Clear+1, then a Clear+2 as its extra play: two fresh plays (not 0 + 2 + ...).
+    grow = arranged(2, hands={0: "C+1 C+2 4 6 7", 1: "5 8"}, pile="3")
+    play(grow, "play C+1", "play C+2")
+    assert grow.owed == 2 and grow.turn == 0
+    play(grow, "play 4", "play 6")
+    assert grow.turn == 1 and vals(grow.pile) == "4 6"
+    # Clear+2, then a Clear+1 as the second extra play: one fresh play after it.
+    again = arranged(2, hands={0: "C+2 C+1 4 5 6 7", 1: "5 8"}, pile="3")
+    play(again, "play C+2", "play 4", "play C+1")
+    assert again.owed == 1 and again.turn == 0 and again.pile == []
+    play(again, "play 5")
+    assert again.turn == 1 and vals(again.pile) == "5" and vals(again.hands[0]) == "6 7"
 
 
 def test_extra_play_with_an_empty_hand_draws_first():
@@ -329,14 +350,16 @@ def test_a_run_is_broken_by_a_higher_card_and_counts_across_an_extra_play():
     assert state.turn == 1 and state.run_len == 2
     play(state, "play 7")
     assert state.pile == [] and state.cleared[-3:] == names("7R1 7G1 7B1")
-    # Within a Clear+2 the two extra plays can make the run, which clears but ends nothing.
+    # Within a Clear+2 the two extra plays can make the run, which clears and ends the turn.
     inner = arranged(2, hands={0: "C+2 7 7 7 9", 1: "5"}, pile="3")
     play(inner, "play C+2", "play 7", "play 7 7")
     assert inner.pile == [] and inner.turn == 1
-    # A run as the first extra play clears, and the second extra play is still made.
+    # A run as the first extra play clears and ends the turn: the second play is cancelled.
     first = arranged(2, hands={0: "C+2 7 7 7 2 9", 1: "5"}, pile="3")
-    play(first, "play C+2", "play 7 7 7")
-    assert first.pile == [] and first.owed == 1 and legal(first) == ["play 2", "play 9"]
+    events = play(first, "play C+2", "play 7 7 7")
+    assert events[-1]["by"] == "run" and events[-1]["extra_plays"] == 0
+    assert first.pile == [] and first.owed == 0 and first.turn == 1
+    assert vals(first.hands[0]) == "2 9"
 
 
 # --- 3UP and 3DOWN ----------------------------------------------------------------------

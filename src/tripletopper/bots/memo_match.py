@@ -79,7 +79,7 @@ class MemoryBot(Bot):
         """Remembered face-down cards: position -> card."""
         raise NotImplementedError
 
-    def placed(self, obs: Mapping[str, Any]) -> int:
+    def placed(self, view: SeatView) -> int:
         """Bitmask of cards known to be somewhere else than an unknown table position."""
         raise NotImplementedError
 
@@ -97,7 +97,7 @@ class MemoryBot(Bot):
         known = 0
         for card in memory.values():
             known |= 1 << card
-        pool = ALL & ~known & ~self.placed(obs)
+        pool = ALL & ~known & ~self.placed(view)
         unknown = [p for p in table if p not in memory]
         if phase == "bonus":
             return ("take", self._bonus_pick(memory, unknown))
@@ -225,12 +225,10 @@ class PerfectBot(MemoryBot):
     def memory(self, view: SeatView) -> dict[int, int]:
         return {parse_position(p): _parse(c) for p, c in view.recall()["seen"].items()}
 
-    def placed(self, obs: Mapping[str, Any]) -> int:
+    def placed(self, view: SeatView) -> int:
+        recall = view.recall()  # its memory of the piles, more than the table shows
         mask = 0
-        for pile in obs["captured_cards"]:
-            for card in pile:
-                mask |= 1 << _parse(card)
-        for pile in obs["playoff_cards"] or ():
+        for pile in (*recall["captured"], *recall["playoff_captured"]):
             for card in pile:
                 mask |= 1 << _parse(card)
         return mask
@@ -255,7 +253,7 @@ class ForgetfulBot(MemoryBot):
     def memory(self, view: SeatView) -> dict[int, int]:
         return dict(self.remembered)
 
-    def placed(self, obs: Mapping[str, Any]) -> int:
+    def placed(self, view: SeatView) -> int:
         return self.taken
 
     def observe(self, events: list[Mapping[str, Any]]) -> None:

@@ -152,15 +152,18 @@ class MemoMatchEncoding(Encoding):
         face_up = at["face_up"]
         if phase == FLIP2:
             card = table[state.first]
-            _face_up(out, face_up + state.first * 16, card if knows[card] & bit else EMPTY)
+            _face_up(out, face_up + state.first * 16, card if state._shown_up(seat) else EMPTY)
         elif phase == SPOT:
             for position, card in enumerate(table):
                 if card != EMPTY:
                     _face_up(out, face_up + position * 16, card)
         base = at["gone"]
-        for pile in state.piles:
+        private = state.game.private
+        everyone = (1 << (players + 1)) - 1
+        for owner, pile in enumerate(state.piles):
+            mine = owner == seat or not private  # as _shown_pile decides
             for card in pile:
-                if knows[card] & bit:
+                if (knows[card] & bit) if mine else knows[card] == everyone:
                     out[base + card] = 1.0
         base = at["captured"]
         counts = state.main_counts if state.playoff else [len(p) for p in state.piles]

@@ -893,14 +893,12 @@ class MemoMatchState(State):
     def _observe(self, seat: int | None) -> dict[str, Any]:
         game = self.game
         players = game.players
-        bit = 1 << (players if seat is None else seat)
-        knows = self.knows
         table = self.table
         phase = self.phase
         face_up: dict[str, str | None] = {}
         if phase == FLIP2:
             card = table[self.first]
-            face_up[_pos[self.first]] = _fmt[card] if knows[card] & bit else None
+            face_up[_pos[self.first]] = _fmt[card] if self._shown_up(seat) else None
         elif phase == SPOT:
             face_up = {_pos[p]: _fmt[c] for p, c in enumerate(table) if c != EMPTY}
         return {
@@ -915,7 +913,7 @@ class MemoMatchState(State):
             "table": [_pos[p] for p, c in enumerate(table) if c != EMPTY],
             "face_up": face_up,
             "captured": self.main_counts.copy() if self.playoff else [len(p) for p in self.piles],
-            "captured_cards": [[_fmt[c] for c in p if knows[c] & bit] for p in self.piles],
+            "captured_cards": [self._shown_pile(seat, s, p) for s, p in enumerate(self.piles)],
             "bonus_left": self.bonus_left,
             "declarer": self.declarer if self.declarer >= 0 else None,
             "out": [s for s in range(players) if self.out[s]],
@@ -926,7 +924,7 @@ class MemoMatchState(State):
             "leaders": self.leaders.copy(),
             "playoff_captured": [len(p) for p in self.ppiles] if self.playoff else None,
             "playoff_cards": (
-                [[_fmt[c] for c in p if knows[c] & bit] for p in self.ppiles]
+                [self._shown_pile(seat, s, p) for s, p in enumerate(self.ppiles)]
                 if self.playoff
                 else None
             ),
@@ -934,13 +932,36 @@ class MemoMatchState(State):
             "result": self.result.to_json() if self.result else None,
         }
 
+    def _shown_up(self, seat: int | None) -> bool:
+        """Whether ``seat`` (None: a spectator) is shown the face of the first card of
+        the flip in progress: everyone is with public reveal; with private reveal only
+        the seat that turned it, even if another saw that card on an earlier flip of
+        its own (RULINGS, revised 2026-11-29: a seat's sightings are its memory)."""
+        return not self.game.private or seat == self.turn
+
+    def _shown_pile(self, seat: int | None, owner: int, pile: list[Card]) -> list[str]:
+        """The cards of ``owner``'s pile the table shows ``seat``: all of them with public
+        reveal and in one's own pile; with private reveal, in another's pile only those
+        shown to the whole table (triple bonus cards, a declaration's), not those the
+        seat remembers from its own flips (those are in :meth:`recall`)."""
+        knows = self.knows
+        if not self.game.private or seat == owner:
+            bit = 1 << (self.game.players if seat is None else seat)
+            return [_fmt[c] for c in pile if knows[c] & bit]
+        everyone = self._everyone()
+        return [_fmt[c] for c in pile if knows[c] == everyone]
+
     def recall(self, seat: int) -> dict[str, Any]:
         """What ``seat`` saw of the cards that are not face up now, for bots only.
 
         ``seen``: every face-down card it has seen, by the position it lies at now:
         a seat's perfect memory, kept through ``swap_on_miss`` swaps (a public move)
-        and forgotten when the cards are laid out again; ``aside``: the cards it knows
-        among those set aside for a playoff.  Never part of an observation:
+        and forgotten when the cards are laid out again (with private reveal, the
+        first card of another seat's flip in progress too, when this seat saw it
+        before: the table does not show it); ``captured`` and ``playoff_captured``:
+        the cards it knows in each seat's pile, in pile order (with private reveal
+        more than the observation shows of other piles); ``aside``: the cards it
+        knows among those set aside for a playoff.  Never part of an observation:
         remembering is the players' game.
 
         For building a world from the view (``Game.world_from_view``) it also holds
@@ -958,7 +979,9 @@ class MemoMatchState(State):
         knows = self.knows
         seen: dict[str, str] = {}
         if self.phase != SPOT:  # while spotting every card is face up
-            up = self.first if self.phase == FLIP2 else EMPTY  # face up: in the observation
+            # A face-up card the observation shows is not repeated here; one it hides
+            # (another seat's private flip) is, if this seat saw it before.
+            up = self.first if self.phase == FLIP2 and self._shown_up(seat) else EMPTY
             seen = {
                 _pos[p]: _fmt[c]
                 for p, c in enumerate(self.table)
@@ -974,6 +997,8 @@ class MemoMatchState(State):
                 at.append(place)
         return {
             "seen": seen,
+            "captured": [[_fmt[c] for c in p if knows[c] & bit] for p in self.piles],
+            "playoff_captured": [[_fmt[c] for c in p if knows[c] & bit] for p in self.ppiles],
             "aside": [_fmt[c] for c in self.set_aside if knows[c] & bit],
             "unplaced": [
                 {"cards": _fmt_many(sorted(cards)), "at": at}

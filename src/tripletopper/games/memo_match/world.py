@@ -1,7 +1,7 @@
 """Memo Match worlds built from one seat's view (``Game.world_from_view``, docs/engine.md).
 
-The observation shows the cards face up and the cards the seat knows in piles; its
-recall the face-down cards it has seen, the known cards set aside, and what it worked
+The observation shows the cards face up; the seat's recall the face-down cards it has
+seen, the cards it knows in piles and set aside, and what it worked
 out about the rest (``MemoMatchState.recall``): which cards can stand in for each other
 where, the matches and misses it watched blind, and who else knows which card.  From
 them this lays out one state that shows the seat exactly that, then deals the cards it
@@ -58,7 +58,7 @@ def build_world(
     for place, name in obs["face_up"].items():
         if name is not None:
             put(place, name, True)
-    for kind, piles in (("pile", obs["captured_cards"]), ("playoff", obs["playoff_cards"] or [])):
+    for kind, piles in (("pile", recall["captured"]), ("playoff", recall["playoff_captured"])):
         for s, names in enumerate(piles):
             for k, name in enumerate(names):
                 put(f"{kind}:{s}:{k}", name, True)

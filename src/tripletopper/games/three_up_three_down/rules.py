@@ -432,9 +432,11 @@ class ThreeUpThreeDownState(State):
             else:
                 cleared_by = 0
         else:
-            owed += rank - CLEAR
             cleared_by = rank
         if cleared_by >= 0:
+            # Any clear ends the turn, extra play or not: the plays still owed are
+            # cancelled, and a Clear+1 or Clear+2 starts its own (RULINGS, 2026-11-29).
+            owed = rank - CLEAR if rank >= CLEAR else 0
             if events is not None:
                 events.append(
                     Event(
