@@ -50,17 +50,30 @@ def one_run(players: int) -> dict[str, float]:
         db.migrate()
         rng = random.Random(1)
         rows = [
-            {"game": "thirty-one", "player": f"u:{n}", "mu": rng.gauss(25, 4),
-             "sigma": rng.uniform(1, 8), "games": 1, "updated_at": 0.0}
+            {
+                "game": "thirty-one",
+                "player": f"u:{n}",
+                "mu": rng.gauss(25, 4),
+                "sigma": rng.uniform(1, 8),
+                "games": 1,
+                "updated_at": 0.0,
+            }
             for n in range(players)
-        ]  # fmt: skip
+        ]
         db.run_now(lambda conn: conn.execute(schema.ratings.insert(), rows))
         games = iter(range(10**6))
 
         def rate_one() -> None:
             table_id = f"t{next(games)}"
-            row = TableRow(id=table_id, game="thirty-one", players=6, options={}, seed=1,
-                           status="finished", created_at=0.0)  # fmt: skip
+            row = TableRow(
+                id=table_id,
+                game="thirty-one",
+                players=6,
+                options={},
+                seed=1,
+                status="finished",
+                created_at=0.0,
+            )
             seated = [Place(s, f"u:{rng.randrange(players)}", float(s + 1)) for s in range(6)]
 
             def job(conn: Connection) -> None:
@@ -87,8 +100,10 @@ def main() -> None:
     runs = [one_run(args.players) for _ in range(args.repeat)]
     for key in runs[0]:
         values = [run[key] for run in runs]
-        print(f"{key:32} median {statistics.median(values):8.2f}  "
-              f"[{min(values):.2f}-{max(values):.2f}]")  # fmt: skip
+        print(
+            f"{key:32} median {statistics.median(values):8.2f}  "
+            f"[{min(values):.2f}-{max(values):.2f}]"
+        )
 
 
 if __name__ == "__main__":

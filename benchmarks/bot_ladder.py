@@ -114,9 +114,11 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=None, help="default: one per core")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument(
-        "--seconds", type=float, default=None,
+        "--seconds",
+        type=float,
+        default=None,
         help="per match: stop after the first deal ending past S seconds (inconclusive)",
-    )  # fmt: skip
+    )
     parser.add_argument(
         "--rungs", default=",".join(RUNGS), help=f"comma-separated, of {', '.join(RUNGS)}"
     )
@@ -138,9 +140,15 @@ def main() -> None:
     for run in chosen:
         game = make_game(run.game, run.players)
         result = run_match(
-            game, run.a, run.b, run.sprt(), args.games, args.seed,
-            workers=args.workers, seconds=args.seconds,
-        )  # fmt: skip
+            game,
+            run.a,
+            run.b,
+            run.sprt(),
+            args.games,
+            args.seed,
+            workers=args.workers,
+            seconds=args.seconds,
+        )
         print(row(run, result), flush=True)
         commands.append(run.command(args.games, args.seed, args.seconds))
     same = "the same deals; how many fit in --seconds depends on the machine"

@@ -84,9 +84,13 @@ def rss_mb(pid: int) -> float:
 
 
 def open_table(
-    http: httpx.Client, players: int, people: int, bot: str, options: dict[str, Any],
+    http: httpx.Client,
+    players: int,
+    people: int,
+    bot: str,
+    options: dict[str, Any],
     game: str = "thirty-two",
-) -> tuple[str, list[str]]:  # fmt: skip
+) -> tuple[str, list[str]]:
     """A started table: people in seats 0.. (their tokens), ``bot`` in the others."""
     r = http.post(
         "/api/tables",
@@ -158,9 +162,13 @@ class Figures:
 
 
 async def play_seat(
-    ws: ClientConnection, figures: Figures, rng: random.Random, think: float,
-    until: float, pinging: bool,
-) -> None:  # fmt: skip
+    ws: ClientConnection,
+    figures: Figures,
+    rng: random.Random,
+    think: float,
+    until: float,
+    pinging: bool,
+) -> None:
     """One seat of the player table: act whenever allowed (action latency), maybe ping too."""
     pending: dict[int, float] = {}
     sent_pings: dict[str, float] = {}
@@ -240,10 +248,12 @@ async def measure(setup: Setup, args: argparse.Namespace, until: float) -> Figur
     bot_id, bot_tokens = setup.bot
     watcher = await hello(ws_url(setup.base, bot_id), bot_tokens[0])
     await asyncio.gather(
-        *(play_seat(ws, figures, rng, args.think, until, pinging=i == 0)
-          for i, ws in enumerate(seats)),
+        *(
+            play_seat(ws, figures, rng, args.think, until, pinging=i == 0)
+            for i, ws in enumerate(seats)
+        ),
         watch_bots(watcher, figures, rng, args.bot_delay, until),
-    )  # fmt: skip
+    )
     return figures
 
 
@@ -411,10 +421,13 @@ def main() -> None:
     if args.quick:
         args.seconds, args.repeat = 6.0, 1
     scenarios = args.only or list(SCENARIOS)
-    print(f"Python {platform.python_version()}, {os.cpu_count()} cores, load average "
-          f"{os.getloadavg()[0]:.1f}; server, player and trouble in three processes on "
-          f"127.0.0.1; {args.seconds:g} s per scenario, {args.repeat} run(s) each "
-          f"(median [min-max]); bot delay {args.bot_delay:g} s", flush=True)  # fmt: skip
+    print(
+        f"Python {platform.python_version()}, {os.cpu_count()} cores, load average "
+        f"{os.getloadavg()[0]:.1f}; server, player and trouble in three processes on "
+        f"127.0.0.1; {args.seconds:g} s per scenario, {args.repeat} run(s) each "
+        f"(median [min-max]); bot delay {args.bot_delay:g} s",
+        flush=True,
+    )
     results: dict[str, list[dict[str, float]]] = {}
     for scenario in scenarios:
         results[scenario] = []

@@ -98,16 +98,19 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=300)
     parser.add_argument("--game", action="append", choices=sorted(GAME_BOTS))
     parser.add_argument(
-        "--bot", help="time this bot (e.g. hard) instead of the plain search; "
+        "--bot",
+        help="time this bot (e.g. hard) instead of the plain search; "
         "its own budget applies, --iterations is ignored",
-    )  # fmt: skip
+    )
     parser.add_argument("-p", "--players", type=int, help="players (default: per game)")
     parser.add_argument(
-        "--steps", type=int, default=30,
+        "--steps",
+        type=int,
+        default=30,
         help="decide at positions STEPS-30 to STEPS-1 random moves from the start (default 30; "
         "more reaches later positions, e.g. 3UP 3DOWN's endgame, where its levels search; "
         "1: the first decision only, e.g. the choice of 3UP cards)",
-    )  # fmt: skip
+    )
     args = parser.parse_args()
     spec = args.bot or f"ismcts:iterations={args.iterations}:confidence=0"
     print(f"Python {platform.python_version()}, one process, bot {spec}")

@@ -28,12 +28,21 @@ def fill(db: Database, count: int) -> None:
     for i in range(count):
         status = "open" if i % 10 == 0 else "playing" if i % 10 == 1 else "finished"
         seats = {s: SeatRow(s, f"P{i}-{s}", "human" if s < 2 else "bot", None) for s in range(4)}
-        rows.append(TableRow(
-            id=f"t{i}", game="thirty-two", players=4, options={"counters": 8}, seed=i,
-            status=status, created_at=now - count + i, started_at=now - count + i + 1,
-            finished_at=now - count + i + 2 if status == "finished" else None,
-            results={"winners": [0]} if status == "finished" else None, seats=seats,
-        ))  # fmt: skip
+        rows.append(
+            TableRow(
+                id=f"t{i}",
+                game="thirty-two",
+                players=4,
+                options={"counters": 8},
+                seed=i,
+                status=status,
+                created_at=now - count + i,
+                started_at=now - count + i + 1,
+                finished_at=now - count + i + 2 if status == "finished" else None,
+                results={"winners": [0]} if status == "finished" else None,
+                seats=seats,
+            )
+        )
 
     def job(conn: object) -> None:
         for row in rows:
@@ -59,9 +68,11 @@ def main() -> None:
             size = len(encode(db.run_now(lobby_lists)))
             times.append(time.perf_counter() - started)
         db.stop()
-    print(f"{args.tables} tables: one rebuild of the lobby's lists takes "
-          f"{statistics.median(times) * 1000:.1f} ms (median), {min(times) * 1000:.1f} ms (best) "
-          f"over {args.rounds} rounds; the lists are {size / 1024:.1f} kB")  # fmt: skip
+    print(
+        f"{args.tables} tables: one rebuild of the lobby's lists takes "
+        f"{statistics.median(times) * 1000:.1f} ms (median), {min(times) * 1000:.1f} ms (best) "
+        f"over {args.rounds} rounds; the lists are {size / 1024:.1f} kB"
+    )
 
 
 if __name__ == "__main__":

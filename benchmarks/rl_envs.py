@@ -46,8 +46,12 @@ from tripletopper.rl.pettingzoo import TripletopperEnv
 from tripletopper.rl.pettingzoo import env as aec_env
 
 TABLES = {
-    "thirty-two": 4, "thirty-one": 2, "three-up-three-down": 4, "memo-match": 3, "toe": 2,
-}  # fmt: skip
+    "thirty-two": 4,
+    "thirty-one": 2,
+    "three-up-three-down": 4,
+    "memo-match": 3,
+    "toe": 2,
+}
 SPIEL_GAMES = ("crazy_eights", "hearts", "go_fish")
 VEC_ENVS = 16
 
@@ -207,10 +211,13 @@ def main() -> None:
     parser.add_argument("--game", choices=sorted(TABLES), action="append")
     args = parser.parse_args()
     names = args.game or list(TABLES)
-    print(f"steps per CPU second, median (min-max) of {args.rounds} rounds of "
-          f"{args.seconds:g} s each")  # fmt: skip
-    print(f"{'game':22s} {'raw':>24s} {'aec':>22s} {'aec/raw':>14s} {'floor/raw':>14s} "
-          f"{'gym':>22s} {'sync x16':>22s} {'native x16':>22s}")  # fmt: skip
+    print(
+        f"steps per CPU second, median (min-max) of {args.rounds} rounds of {args.seconds:g} s each"
+    )
+    print(
+        f"{'game':22s} {'raw':>24s} {'aec':>22s} {'aec/raw':>14s} {'floor/raw':>14s} "
+        f"{'gym':>22s} {'sync x16':>22s} {'native x16':>22s}"
+    )
     for name in names:
         players = TABLES[name]
         makers = (("raw", raw), ("aec", aec), ("gym", gym), ("sync", vec), ("native", native))
@@ -222,11 +229,14 @@ def main() -> None:
                 rates[kind].append(timed(run, args.seconds))
         ratios = [a / r for a, r in zip(rates["aec"], rates["raw"], strict=True)]
         floors = [a / r for a, r in zip(rates["floor"], rates["raw"], strict=True)]
-        print(f"{name + f' ({players}p)':22s} {spread(rates['raw']):>24s} "
-              f"{spread(rates['aec']):>22s} {spread(ratios, 100, '%'):>14s} "
-              f"{spread(floors, 100, '%'):>14s} "
-              f"{spread(rates['gym']):>22s} {spread(rates['sync']):>22s} "
-              f"{spread(rates['native']):>22s}", flush=True)  # fmt: skip
+        print(
+            f"{name + f' ({players}p)':22s} {spread(rates['raw']):>24s} "
+            f"{spread(rates['aec']):>22s} {spread(ratios, 100, '%'):>14s} "
+            f"{spread(floors, 100, '%'):>14s} "
+            f"{spread(rates['gym']):>22s} {spread(rates['sync']):>22s} "
+            f"{spread(rates['native']):>22s}",
+            flush=True,
+        )
     for name in SPIEL_GAMES:
         run = spiel(name)
         values = [timed(run, args.seconds) for _ in range(args.rounds)]

@@ -150,9 +150,13 @@ async def open_tables(bases: list[str], args: argparse.Namespace) -> list[TableL
             async with gate:
                 r = await http.post(
                     "/api/tables",
-                    json={"game": "thirty-two", "players": args.seats, "name": NAMES[0],
-                          "options": {"counters": 100_000}},
-                )  # fmt: skip
+                    json={
+                        "game": "thirty-two",
+                        "players": args.seats,
+                        "name": NAMES[0],
+                        "options": {"counters": 100_000},
+                    },
+                )
                 r.raise_for_status()
                 table_id, tokens = r.json()["table"]["id"], [r.json()["token"]]
                 for seat in range(1, args.clients):
@@ -164,9 +168,10 @@ async def open_tables(bases: list[str], args: argparse.Namespace) -> list[TableL
                 head = {"X-Seat-Token": tokens[0]}
                 for seat in range(args.clients, args.seats):
                     r = await http.post(
-                        f"/api/tables/{table_id}/seats/{seat}/bot", json={"bot": args.bot},
+                        f"/api/tables/{table_id}/seats/{seat}/bot",
+                        json={"bot": args.bot},
                         headers=head,
-                    )  # fmt: skip
+                    )
                     r.raise_for_status()
                 r = await http.post(f"/api/tables/{table_id}/start", headers=head)
                 r.raise_for_status()
@@ -180,9 +185,15 @@ async def open_tables(bases: list[str], args: argparse.Namespace) -> list[TableL
 
 
 async def person(
-    base: str, table: TableLoad, seat: int, stats: Stats, rng: random.Random,
-    args: argparse.Namespace, ready: asyncio.Semaphore, stop: asyncio.Event,
-) -> None:  # fmt: skip
+    base: str,
+    table: TableLoad,
+    seat: int,
+    stats: Stats,
+    rng: random.Random,
+    args: argparse.Namespace,
+    ready: asyncio.Semaphore,
+    stop: asyncio.Event,
+) -> None:
     url = base.replace("http", "ws", 1) + f"/ws/tables/{table.table_id}"
     async with ready:
         ws: ClientConnection = await connect(
@@ -198,9 +209,8 @@ async def person(
         table.pending[version] = (time.perf_counter(), table.clients)
         stats.sent += 1
         await ws.send(
-            json.dumps({"type": "action", "version": version,
-                        "action": rng.choice(expand(legal))})
-        )  # fmt: skip
+            json.dumps({"type": "action", "version": version, "action": rng.choice(expand(legal))})
+        )
 
     try:
         async for text in ws:
@@ -262,17 +272,32 @@ def start_servers(
 
 
 def start_server(
-    args: argparse.Namespace, data: str, port: int, db: str | None, *, alone: bool = False,
+    args: argparse.Namespace,
+    data: str,
+    port: int,
+    db: str | None,
+    *,
+    alone: bool = False,
     rate_limits: bool = False,
-) -> subprocess.Popen[bytes]:  # fmt: skip
+) -> subprocess.Popen[bytes]:
     """``tripletopper serve`` in its own process (``alone``: one process, even with
     ``--workers``); without rate limits by default (one client address opens every table
     of a load test)."""
     command = [
-        sys.executable, "-m", "tripletopper", "serve", "--port", str(port), "--data-dir", data,
-        "--bot-delay", str(args.bot_delay), "--log-level", "warning",
+        sys.executable,
+        "-m",
+        "tripletopper",
+        "serve",
+        "--port",
+        str(port),
+        "--data-dir",
+        data,
+        "--bot-delay",
+        str(args.bot_delay),
+        "--log-level",
+        "warning",
         "--rate-limits" if rate_limits else "--no-rate-limits",
-    ]  # fmt: skip
+    ]
     if db:
         command += ["--db", db]
     if args.redis:
@@ -358,18 +383,24 @@ async def run(args: argparse.Namespace) -> None:
     def pct(p: float) -> float:
         return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000 if lat else float("nan")
 
-    print(f"Python {platform.python_version()}, {os.cpu_count()} cores; server ({args.workers} "
-          f"process(es){', routed by table' if args.route == 'hash' else ''}, "
-          f"{'PostgreSQL' if args.db else 'SQLite'}"
-          f"{', Redis' if args.redis else ''}) and clients on 127.0.0.1")  # fmt: skip
-    print(f"tables {args.tables} x {args.seats} seats: {args.clients} websocket people and "
-          f"{args.seats - args.clients} {args.bot} bots each ({args.tables * args.clients} "
-          f"connections); think {args.think:g} s, bot delay {args.bot_delay:g} s")  # fmt: skip
+    print(
+        f"Python {platform.python_version()}, {os.cpu_count()} cores; server ({args.workers} "
+        f"process(es){', routed by table' if args.route == 'hash' else ''}, "
+        f"{'PostgreSQL' if args.db else 'SQLite'}"
+        f"{', Redis' if args.redis else ''}) and clients on 127.0.0.1"
+    )
+    print(
+        f"tables {args.tables} x {args.seats} seats: {args.clients} websocket people and "
+        f"{args.seats - args.clients} {args.bot} bots each ({args.tables * args.clients} "
+        f"connections); think {args.think:g} s, bot delay {args.bot_delay:g} s"
+    )
     print(f"actions applied      {applied / elapsed:10,.0f} /s  (people and bots)")
     per_action = server_cpu / max(1, applied) * 1000
     load = os.getloadavg()[0]
-    print(f"server CPU {server_cpu / elapsed:.0%} of a core, {per_action:.2f} ms per action; "
-          f"client CPU {client_cpu / elapsed:.0%}; load average {load:.1f}")  # fmt: skip
+    print(
+        f"server CPU {server_cpu / elapsed:.0%} of a core, {per_action:.2f} ms per action; "
+        f"client CPU {client_cpu / elapsed:.0%}; load average {load:.1f}"
+    )
     print(f"actions sent by people {sent / elapsed:8,.0f} /s")
     for pid, cpu in zip(args.watch, watched, strict=True):
         print(
@@ -377,8 +408,10 @@ async def run(args: argparse.Namespace) -> None:
             f"{cpu / elapsed:.0%} of a core, {cpu / max(1, applied) * 1000:.3f} ms per action"
         )
     worst = lat[-1] * 1000 if lat else float("nan")
-    print(f"latency to every seat: p50 {pct(0.50):.1f} ms  p99 {pct(0.99):.1f} ms  "
-          f"max {worst:.1f} ms  ({len(lat)} actions)")  # fmt: skip
+    print(
+        f"latency to every seat: p50 {pct(0.50):.1f} ms  p99 {pct(0.99):.1f} ms  "
+        f"max {worst:.1f} ms  ({len(lat)} actions)"
+    )
     if lat:
         print(f"mean {statistics.fmean(lat) * 1000:.1f} ms")
     print(f"errors {len(stats.errors)}")
@@ -403,14 +436,20 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, help="room processes (needs --redis)")
     parser.add_argument("--redis", default=None, help="Redis URL of a room on several processes")
     parser.add_argument(
-        "--route", choices=["shared", "hash"], default="shared",
+        "--route",
+        choices=["shared", "hash"],
+        default="shared",
         help="several processes: share one port (shared), or each its own port with every "
         "websocket of a table sent to one of them by the table's id (hash)",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--watch", type=int, action="append", default=[], metavar="PID",
+        "--watch",
+        type=int,
+        action="append",
+        default=[],
+        metavar="PID",
         help="also report the CPU of this process and its children (PostgreSQL, Redis)",
-    )  # fmt: skip
+    )
     args = parser.parse_args()
     if args.workers > 1 and not (args.redis and args.db):
         parser.error("--workers needs --redis and --db postgresql+psycopg://...")

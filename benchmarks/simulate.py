@@ -41,8 +41,12 @@ from tripletopper.games import GAMES
 from tripletopper.runner import simulate
 
 PLAYERS = {
-    "thirty-two": 4, "thirty-one": 4, "three-up-three-down": 4, "memo-match": 3, "toe": 2,
-}  # fmt: skip
+    "thirty-two": 4,
+    "thirty-one": 4,
+    "three-up-three-down": 4,
+    "memo-match": 3,
+    "toe": 2,
+}
 BOTS = ("random", "medium")
 
 

@@ -48,8 +48,9 @@ class Policy:
         out: np.ndarray = p / p.sum()
         return out
 
-    def update(self, xs: np.ndarray, actions: np.ndarray, probs: np.ndarray,
-               advantages: np.ndarray) -> None:  # fmt: skip
+    def update(
+        self, xs: np.ndarray, actions: np.ndarray, probs: np.ndarray, advantages: np.ndarray
+    ) -> None:
         """One gradient step on sum(advantage * log pi(action | x)) (ascent)."""
         grad_logits = -probs * advantages[:, None]  # d log softmax: one-hot - p
         grad_logits[np.arange(len(actions)), actions] += advantages
@@ -64,8 +65,9 @@ class Policy:
             param += self.lr * m_hat / (np.sqrt(v_hat) + 1e-8)
 
 
-def play(env: TripletopperGymEnv, policy: Policy | None, rng: np.random.Generator,
-         seed: int) -> tuple[float, list[tuple[np.ndarray, int, np.ndarray, float]]]:  # fmt: skip
+def play(
+    env: TripletopperGymEnv, policy: Policy | None, rng: np.random.Generator, seed: int
+) -> tuple[float, list[tuple[np.ndarray, int, np.ndarray, float]]]:
     """One game; the learner's win share and its steps (x, action, probabilities, reward).
     ``policy=None`` plays uniformly at random among the legal actions."""
     obs, _ = env.reset(seed=seed)
@@ -82,8 +84,16 @@ def play(env: TripletopperGymEnv, policy: Policy | None, rng: np.random.Generato
             return results.returns()[env.seat], steps
 
 
-def train(policy: Policy, env: TripletopperGymEnv, games: int, rng: np.random.Generator,
-          seed: int, block: int, curve: list[float], batch: int = 16) -> None:  # fmt: skip
+def train(
+    policy: Policy,
+    env: TripletopperGymEnv,
+    games: int,
+    rng: np.random.Generator,
+    seed: int,
+    block: int,
+    curve: list[float],
+    batch: int = 16,
+) -> None:
     """REINFORCE: every ``batch`` games, one step on their moves' returns-to-go."""
     baseline = 0.0
     wins: list[float] = []
@@ -107,8 +117,11 @@ def train(policy: Policy, env: TripletopperGymEnv, games: int, rng: np.random.Ge
             buffer.clear()
         if (game + 1) % block == 0:
             curve.append(float(np.mean(wins[-block:])))
-            print(f"  vs {env.opponents} games {game + 1 - block + 1:5d}-{game + 1:5d}: "
-                  f"win rate {curve[-1]:.3f}", flush=True)  # fmt: skip
+            print(
+                f"  vs {env.opponents} games {game + 1 - block + 1:5d}-{game + 1:5d}: "
+                f"win rate {curve[-1]:.3f}",
+                flush=True,
+            )
 
 
 def evaluate(policy: Policy | None, opponent: str, games: int, seed: int) -> float:
@@ -146,14 +159,17 @@ def main() -> None:
             evaluate(policy, opponent, args.eval_games, 7_000_000),
             evaluate(None, opponent, args.eval_games, 7_000_000),
         )
-        print(f"  vs {opponent:6s}: trained policy wins {table[opponent][0]:.3f}, "
-              f"a random policy {table[opponent][1]:.3f}")  # fmt: skip
+        print(
+            f"  vs {opponent:6s}: trained policy wins {table[opponent][0]:.3f}, "
+            f"a random policy {table[opponent][1]:.3f}"
+        )
     if args.plot:
         plot(curves, table, args.block, args.plot)
 
 
-def plot(curves: dict[str, list[float]], table: dict[str, tuple[float, float]], block: int,
-         path: str) -> None:  # fmt: skip
+def plot(
+    curves: dict[str, list[float]], table: dict[str, tuple[float, float]], block: int, path: str
+) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -164,8 +180,12 @@ def plot(curves: dict[str, list[float]], table: dict[str, tuple[float, float]], 
     for opponent, curve in curves.items():
         xs = [(start + i + 1) * block for i in range(len(curve))]
         ax.plot(xs, curve, marker=".", label=f"training vs {opponent}")
-        ax.axhline(table[opponent][1], linestyle=":", color=ax.lines[-1].get_color(),
-                   label=f"random policy vs {opponent}")  # fmt: skip
+        ax.axhline(
+            table[opponent][1],
+            linestyle=":",
+            color=ax.lines[-1].get_color(),
+            label=f"random policy vs {opponent}",
+        )
         start += len(curve)
     ax.set_xlabel("training games")
     ax.set_ylabel(f"win rate (per {block} games)")

@@ -99,10 +99,17 @@ def check_same(batch: Any, states: Sequence[State], where: str) -> None:
 
 
 def lockstep(
-    game: Game, batch_cls: Any, seeds: Sequence[int], policy: Policy, steps: int, *,
-    decks: Sequence[Any] | None = None, setup: dict[str, Any] | None = None,
-    autoreset: bool = False, seed: int = 0,
-) -> tuple[Any, list[State]]:  # fmt: skip
+    game: Game,
+    batch_cls: Any,
+    seeds: Sequence[int],
+    policy: Policy,
+    steps: int,
+    *,
+    decks: Sequence[Any] | None = None,
+    setup: dict[str, Any] | None = None,
+    autoreset: bool = False,
+    seed: int = 0,
+) -> tuple[Any, list[State]]:
     """Play the batch and the scalar states side by side, checking every step."""
     setup = setup or {}
     batch = batch_cls(game, seeds, decks=decks, **setup)
@@ -170,8 +177,7 @@ def test_thirty_one_random_games_are_the_scalar_games(
 
 
 def test_thirty_one_finished_games_restart_with_their_next_seed() -> None:
-    batch, _states = lockstep(ThirtyOne(2), ThirtyOneBatch, [5, 6, 7], uniform, 150,
-                             autoreset=True)  # fmt: skip
+    batch, _states = lockstep(ThirtyOne(2), ThirtyOneBatch, [5, 6, 7], uniform, 150, autoreset=True)
     assert batch.episode.min() >= 1  # every game finished at least once
 
 
@@ -204,8 +210,9 @@ def test_thirty_one_void_hands_empty_stock_stops_and_eliminations() -> None:
     tie = ({0: "2C 3D 4H", 1: "2D 3H 4S"}, "9S", "")  # 4 and 4: both would be out
     decks, dealer = stacked_game(2, 1, [*to_the_drain, tie])
     game = ThirtyOne(2)
-    _batch, states = lockstep(game, ThirtyOneBatch, [0], keep_the_hand, 200, decks=[decks],
-                             setup={"dealer": dealer})  # fmt: skip
+    _batch, states = lockstep(
+        game, ThirtyOneBatch, [0], keep_the_hand, 200, decks=[decks], setup={"dealer": dealer}
+    )
     assert states[0].stats()["void_hands"] >= 1 and states[0].stats()["stops"] >= 2
     assert states[0].is_terminal()
 
@@ -217,9 +224,14 @@ def test_thirty_one_dealt_31s_and_three_of_a_kind() -> None:
         decks, dealer = stacked_game(3, 2, [many, alone, dealt_31(1, 3)], **options)
         game = ThirtyOne(3, **options)
         _batch, states = lockstep(
-            game, ThirtyOneBatch, [0, 1], RARE_KNOCKS, 120, decks=[decks, decks[1:]],
+            game,
+            ThirtyOneBatch,
+            [0, 1],
+            RARE_KNOCKS,
+            120,
+            decks=[decks, decks[1:]],
             setup={"dealer": dealer},
-        )  # fmt: skip
+        )
         if not game.manual:  # a dealt 31 must be declared
             assert all(state.stats()["thirty_ones"] >= 1 for state in states)
 
@@ -301,16 +313,18 @@ def test_toe_full_board_draws_wasted_plays_and_stacked_reshuffles() -> None:
     stock = [NATURAL[c] for pair in zip(x_cells, o_cells, strict=True) for c in pair]
     full = [[*wild[:6], *stock]]
     game = Toe(2)
-    _batch, states = lockstep(game, ToeBatch, [0, 1], play_the_drawn_card, 300,
-                              decks=[full, [[], wild]], setup={"x": 0})  # fmt: skip
+    _batch, states = lockstep(
+        game, ToeBatch, [0, 1], play_the_drawn_card, 300, decks=[full, [[], wild]], setup={"x": 0}
+    )
     results = states[0].results()
     assert results is not None and results.winners == () and states[0].reason == "full"
     assert states[1].stats()["wasted"] >= 1
     # Discarding only: the stock runs out in the middle of a refill, and the reshuffled
     # discards (the ones just thrown too) come back in a stacked order.
     game = Toe(2, max_turns=150)
-    _batch, states = lockstep(game, ToeBatch, [0, 1], discard_all, 160,
-                              decks=[[[], wild[::-1]], []])  # fmt: skip
+    _batch, states = lockstep(
+        game, ToeBatch, [0, 1], discard_all, 160, decks=[[[], wild[::-1]], []]
+    )
     assert all(s.stats()["reshuffles"] >= 2 and s.reason == "max_turns" for s in states)
 
 

@@ -44,9 +44,14 @@ def plain_greedy(score: Score, hand: list[int], draws: list[int]) -> list[float]
 
 
 def plain_reach(
-    score: Score, rng: Rng, known: list[int], unseen: list[int], draws: int, samples: int,
+    score: Score,
+    rng: Rng,
+    known: list[int],
+    unseen: list[int],
+    draws: int,
+    samples: int,
     enough: float,
-) -> list[bool]:  # fmt: skip
+) -> list[bool]:
     """Which samples reach ``enough``, as the bots first sampled them."""
     hidden = 3 - len(known)
     out = []

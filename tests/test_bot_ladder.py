@@ -14,15 +14,29 @@ def ladder(*args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     return subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "bot_ladder.py"), *args],
-        capture_output=True, text=True, env=env, timeout=120, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
 
 
 def test_rungs_and_seconds_reach_every_match_and_its_command() -> None:
     done = ladder(
-        "--only", "memo-match", "--players", "2", "--rungs", "medium-easy,target",
-        "--games", "40", "--seconds", "0", "--workers", "1",
-    )  # fmt: skip
+        "--only",
+        "memo-match",
+        "--players",
+        "2",
+        "--rungs",
+        "medium-easy,target",
+        "--games",
+        "40",
+        "--seconds",
+        "0",
+        "--workers",
+        "1",
+    )
     assert done.returncode == 0, done.stderr
     rows = [line for line in done.stdout.splitlines() if line.startswith("| memo-match")]
     # Only the two chosen rungs, each stopped after its first deal (2 games) on time.

@@ -61,11 +61,21 @@ def test_a_searching_bots_paired_parameter_is_a_count_of_moves():
 
 
 BELOW = {
-    "iterations": ("0", "-5", "2.5"), "depth": ("0", "-1", "1.5"), "paired": ("-1", "0.5"),
-    "samples": ("0", "-3", "2.5"), "seconds": ("-1",), "exploration": ("-0.1",),
-    "confidence": ("-1",), "mistakes": ("-0.1", "1.5"), "accuracy": ("1.5",), "guess": ("-1",),
-    "buzz": ("-1",), "spot_delay": ("-1",), "capacity": ("-1", "2.5"), "big": ("0",),
-}  # fmt: skip
+    "iterations": ("0", "-5", "2.5"),
+    "depth": ("0", "-1", "1.5"),
+    "paired": ("-1", "0.5"),
+    "samples": ("0", "-3", "2.5"),
+    "seconds": ("-1",),
+    "exploration": ("-0.1",),
+    "confidence": ("-1",),
+    "mistakes": ("-0.1", "1.5"),
+    "accuracy": ("1.5",),
+    "guess": ("-1",),
+    "buzz": ("-1",),
+    "spot_delay": ("-1",),
+    "capacity": ("-1", "2.5"),
+    "big": ("0",),
+}
 """Values each parameter must refuse: a count below its floor or not whole, a time, weight
 or chance out of its range (samples=0 divided by zero; iterations=-5 searched nothing)."""
 

@@ -22,12 +22,20 @@ def test_triple_topper_has_125_unique_cards():
 @pytest.mark.parametrize(
     ("text", "short"),
     [
-        ("RC1", "RC1"), ("rc1", "RC1"), ("gs1", "GS1"), ("BB4", "BB4"), ("kb?", "KB?"),
-        ("red circle 1", "RC1"), ("Red Circle 1", "RC1"), ("black-blob-?", "KB?"),
-        ("green_square_1", "GS1"), ("blue blob 4", "BB4"), ("yellow heart question", "YH?"),
+        ("RC1", "RC1"),
+        ("rc1", "RC1"),
+        ("gs1", "GS1"),
+        ("BB4", "BB4"),
+        ("kb?", "KB?"),
+        ("red circle 1", "RC1"),
+        ("Red Circle 1", "RC1"),
+        ("black-blob-?", "KB?"),
+        ("green_square_1", "GS1"),
+        ("blue blob 4", "BB4"),
+        ("yellow heart question", "YH?"),
         ("  green   triangle  3 ", "GT3"),
     ],
-)  # fmt: skip
+)
 def test_parse_short_and_long_forms_case_insensitive(text, short):
     assert TRIPLE_TOPPER.format(TRIPLE_TOPPER.parse(text)) == short
 
@@ -89,9 +97,14 @@ def test_total_rank_is_number_then_shape_then_color():
 def test_standard_deck():
     assert STANDARD.size == 52 and len(set(STANDARD.names)) == 52
     names = [
-        ("AS", "AS"), ("10h", "10H"), ("TH", "10H"), ("kd", "KD"),
-        ("ten of hearts", "10H"), ("Queen of Spades", "QS"), ("2 clubs", "2C"),
-    ]  # fmt: skip
+        ("AS", "AS"),
+        ("10h", "10H"),
+        ("TH", "10H"),
+        ("kd", "KD"),
+        ("ten of hearts", "10H"),
+        ("Queen of Spades", "QS"),
+        ("2 clubs", "2C"),
+    ]
     for text, short in names:
         assert STANDARD.format(STANDARD.parse(text)) == short
     assert RANK[STANDARD.parse("AS")] == 12 and SUIT[STANDARD.parse("AS")] == 3

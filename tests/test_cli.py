@@ -51,9 +51,21 @@ def test_simulate_json_repeats_exactly():
 def test_simulate_tables_and_save(tmp_path):
     path = tmp_path / "games.jsonl"
     result = run(
-        "simulate", "thirty-two", "-n", "20", "-p", "3", "--bots", "heuristic,random",
-        "--seed", "4", "--save", str(path), "-o", "counters=9",
-    )  # fmt: skip
+        "simulate",
+        "thirty-two",
+        "-n",
+        "20",
+        "-p",
+        "3",
+        "--bots",
+        "heuristic,random",
+        "--seed",
+        "4",
+        "--save",
+        str(path),
+        "-o",
+        "counters=9",
+    )
     assert result.exit_code == 0
     assert "By seat" in result.output and "By bot" in result.output
     records = load_records(path)
@@ -81,9 +93,20 @@ def play_to_the_end(tmp_path, seed: int, seat: int = 0):
     path = tmp_path / "game.json"
     answers = "\n".join(["", "fly", "99", "?", "discard ZZ9"] + ["2", "1"] * 400) + "\n"
     result = run(
-        "play", "thirty-two", "-p", "4", "--seed", str(seed), "--seat", str(seat),
-        "--bots", "heuristic,random", "--save", str(path), input=answers,
-    )  # fmt: skip
+        "play",
+        "thirty-two",
+        "-p",
+        "4",
+        "--seed",
+        str(seed),
+        "--seat",
+        str(seat),
+        "--bots",
+        "heuristic,random",
+        "--save",
+        str(path),
+        input=answers,
+    )
     return result, load_records(path)[0]
 
 
@@ -141,9 +164,12 @@ def test_replay_views(tmp_path):
 
 def test_the_table_shows_only_the_top_of_the_squared_discard_pile():
     state = stacked(
-        3, dealer=2, hands={0: "RC1 YH2 GT3", 1: "YC1 GS2 BT1", 2: "GC1 BS2 RT4"},
-        face_up="KB?", stock="RS4 BB1",
-    )  # fmt: skip
+        3,
+        dealer=2,
+        hands={0: "RC1 YH2 GT3", 1: "YC1 GS2 BT1", 2: "GC1 BS2 RT4"},
+        face_up="KB?",
+        stock="RS4 BB1",
+    )
     play(state, "draw", "discard RS4", "draw", "discard BB1")
     console = Console(width=120, record=True, color_system=None)
     console.print(ThirtyTwoView(state.game).table(state.observation(2), ["Ann", "Bob", "You"]))

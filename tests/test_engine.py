@@ -54,9 +54,13 @@ def test_game_options_from_strings_equal_typed_ones():
     )
     schema = [o.schema(4) for o in GAMES["thirty-two"].options_schema]
     assert schema[0] == {
-        "name": "counters", "type": "int", "help": "counters each player starts with",
-        "default": 8, "minimum": 1, "maximum": 100000,
-    }  # fmt: skip
+        "name": "counters",
+        "type": "int",
+        "help": "counters each player starts with",
+        "default": 8,
+        "minimum": 1,
+        "maximum": 100000,
+    }
 
 
 @given(st.integers(0, 124), st.booleans())
@@ -89,9 +93,14 @@ def test_malformed_wire_actions(wire, message):
 
 @pytest.mark.parametrize(
     ("text", "message"),
-    [("", "empty"), ("jump", "unknown action"), ("discard", "missing card"),
-     ("discard RC1 now", "unexpected 'now'"), ("draw RC1", "unexpected 'RC1'")],
-)  # fmt: skip
+    [
+        ("", "empty"),
+        ("jump", "unknown action"),
+        ("discard", "missing card"),
+        ("discard RC1 now", "unexpected 'now'"),
+        ("draw RC1", "unexpected 'RC1'"),
+    ],
+)
 def test_malformed_text_actions(text, message):
     with pytest.raises(MalformedActionError, match=message):
         make_game("thirty-two", 3).parse_action(text)
@@ -216,15 +225,27 @@ def test_records_save_load_and_refuse_garbage(tmp_path):
 def test_records_saved_before_the_clock_had_its_seat_still_replay(tmp_path):
     """Timeouts were recorded as played by TABLE (-1); they are read as the clock's."""
     old = {"format": "tripletopper-record", "version": 1, "players": 2, "seed": 3}
-    quiz = {**old, "game": "toe", "options": {"quiz": True}, "actions": [
-        [-1, {"type": "timeout"}], [0, {"type": "buzz"}], [-1, {"type": "timeout"}],
-    ]}  # fmt: skip
+    quiz = {
+        **old,
+        "game": "toe",
+        "options": {"quiz": True},
+        "actions": [
+            [-1, {"type": "timeout"}],
+            [0, {"type": "buzz"}],
+            [-1, {"type": "timeout"}],
+        ],
+    }
     path = tmp_path / "quiz.json"
     path.write_text(json.dumps(quiz))
     [record] = load_records(path)
     state = record.replay()
     assert state.history == [(CLOCK, ("timeout",)), (0, ("buzz",)), (CLOCK, ("timeout",))]
     assert Record.from_state(state).to_json()["actions"][0] == [CLOCK, {"type": "timeout"}]
-    closed = {**old, "players": 3, "game": "thirty-two", "options": {"end": "open"},
-              "actions": [[-1, {"type": "close"}]]}  # fmt: skip
+    closed = {
+        **old,
+        "players": 3,
+        "game": "thirty-two",
+        "options": {"end": "open"},
+        "actions": [[-1, {"type": "close"}]],
+    }
     assert Record.from_json(closed).replay().history == [(TABLE, ("close",))]

@@ -21,9 +21,13 @@ from .toe.helpers import stacked as toe_stacked
 
 def hard(state, seat, seed=1, iterations=200):
     return ISMCTSBot(
-        state.game, seat, seed, iterations=iterations, spec=SEARCH,
+        state.game,
+        seat,
+        seed,
+        iterations=iterations,
+        spec=SEARCH,
         fallback=ThirtyTwoHeuristic(state.game, seat, seed),
-    )  # fmt: skip
+    )
 
 
 def test_same_seed_same_search_and_always_legal():
@@ -123,9 +127,13 @@ def test_paired_search_plays_each_move_on_the_same_worlds_and_finds_the_win():
     assert set(bot.last.root_visits.values()) == {10} and bot.last.iterations == 10 * moves
     # Its fallback's move stands unless the search is sure of better: a sure win is.
     sure = ISMCTSBot(
-        state.game, 0, 3, iterations=10 * moves, spec=spec,
+        state.game,
+        0,
+        3,
+        iterations=10 * moves,
+        spec=spec,
         fallback=RandomBot(state.game, 0, 5),
-    )  # fmt: skip
+    )
     assert sure.choose(SeatView(state, 0)) == choice
 
 

@@ -31,8 +31,12 @@ def pool(tmp_path: Path, *runs: dict) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     return subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "pool_matches.py"), *map(str, paths)],
-        capture_output=True, text=True, env=env, timeout=60, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
 
 
 def test_two_seeds_pool_into_the_match_over_all_their_deals(tmp_path: Path) -> None:

@@ -53,9 +53,24 @@ def test_tournament_command(tmp_path):
     out = tmp_path / "results.json"
     result = CliRunner().invoke(
         cli,
-        ["tournament", "thirty-two", "-p", "3", "--bots", "random,easy", "-n", "12",
-         "--seed", "2", "--workers", "1", "--out", str(out), "--json"],
-    )  # fmt: skip
+        [
+            "tournament",
+            "thirty-two",
+            "-p",
+            "3",
+            "--bots",
+            "random,easy",
+            "-n",
+            "12",
+            "--seed",
+            "2",
+            "--workers",
+            "1",
+            "--out",
+            str(out),
+            "--json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     summary = json.loads(result.output)
     assert summary["games_played"] == 12 and len(summary["standings"]) == 2

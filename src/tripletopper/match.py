@@ -179,11 +179,15 @@ class Sprt:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "score0": round(self.score0, 6), "score1": round(self.score1, 6),
-            "elo0": round(elo(self.score0), 2), "elo1": round(elo(self.score1), 2),
-            "alpha": self.alpha, "beta": self.beta,
-            "lower": round(self.lower, 4), "upper": round(self.upper, 4),
-        }  # fmt: skip
+            "score0": round(self.score0, 6),
+            "score1": round(self.score1, 6),
+            "elo0": round(elo(self.score0), 2),
+            "elo1": round(elo(self.score1), 2),
+            "alpha": self.alpha,
+            "beta": self.beta,
+            "lower": round(self.lower, 4),
+            "upper": round(self.upper, 4),
+        }
 
 
 @dataclass(frozen=True)
@@ -295,10 +299,19 @@ def _batches(deals: int, per_batch: int) -> Iterator[range]:
 
 
 def run_match(
-    game: Game, a: str, b: str, sprt: Sprt, max_games: int = 1000, seed: int = 0, *,
-    workers: int | None = None, ray: str | None = None, seconds: float | None = None,
-    fixed: bool = False, on_game: Callable[[int], None] | None = None,
-) -> Match:  # fmt: skip
+    game: Game,
+    a: str,
+    b: str,
+    sprt: Sprt,
+    max_games: int = 1000,
+    seed: int = 0,
+    *,
+    workers: int | None = None,
+    ray: str | None = None,
+    seconds: float | None = None,
+    fixed: bool = False,
+    on_game: Callable[[int], None] | None = None,
+) -> Match:
     """Play deals of A against B until the SPRT decides, ``max_games`` (whole deals,
     at least one) are played or ``seconds`` have passed (at least one deal); see the
     module doc.  ``fixed``: the SPRT stops nothing, its verdict is the last LLR's.

@@ -32,9 +32,13 @@ def default_workers() -> int:
 
 
 def run_ordered(
-    func: Callable[[J], R], jobs: Sequence[J], *, workers: int | None = None,
-    ray: str | None = None, chunk: int | None = None,
-) -> Generator[R, None, None]:  # fmt: skip
+    func: Callable[[J], R],
+    jobs: Sequence[J],
+    *,
+    workers: int | None = None,
+    ray: str | None = None,
+    chunk: int | None = None,
+) -> Generator[R, None, None]:
     """``func(job)`` for every job, yielded in job order (``func`` must be a module-level
     function: it is sent to other processes by name).  Closing the generator early
     cancels the jobs not yet started (on Ray, drops their results).

@@ -210,9 +210,12 @@ def review_decision(
 
 
 def review(
-    record: Record, seat: int, iterations: int | None = None, seed: int = 0,
+    record: Record,
+    seat: int,
+    iterations: int | None = None,
+    seed: int = 0,
     progress: Progress | None = None,
-) -> Review:  # fmt: skip
+) -> Review:
     """Every decision of ``seat`` in ``record`` reviewed (see the module)."""
     todo, skipped = decisions(record, seat)
     budget = iterations if iterations is not None else default_iterations(record)

@@ -43,9 +43,14 @@ def choose_next(
 
 
 def play_game(
-    game: Game, bots: Sequence[Bot], seed: int = 0, *, listener: Listener | None = None,
-    state: State | None = None, timings: dict[int, list[float]] | None = None,
-) -> State:  # fmt: skip
+    game: Game,
+    bots: Sequence[Bot],
+    seed: int = 0,
+    *,
+    listener: Listener | None = None,
+    state: State | None = None,
+    timings: dict[int, list[float]] | None = None,
+) -> State:
     """Play one game to its end (from ``state`` if given) and return the final state.
 
     Bots that keep their own memory (``wants_events``) are told every action's
@@ -177,9 +182,13 @@ def seat_bots(specs: Sequence[str], players: int) -> list[str]:
 
 
 def simulate(
-    game: Game, specs: Sequence[str], games: int, seed: int = 0, *,
+    game: Game,
+    specs: Sequence[str],
+    games: int,
+    seed: int = 0,
+    *,
     on_game: Callable[[int, State], None] | None = None,
-) -> Simulation:  # fmt: skip
+) -> Simulation:
     """Play ``games`` games with bots; the same arguments always give the same results."""
     per_seat = seat_bots(specs, game.players)
     report = Simulation(game, per_seat, seed)

@@ -68,9 +68,14 @@ def play_seated(args: tuple[str, int, dict[str, Any], list[str], int, int]) -> G
     results = state.results()
     assert results is not None
     return GameOutcome(
-        index, seats, results.returns(), [results.rank_of(s) for s in range(players)],
-        list(results.scores), state.version, times,
-    )  # fmt: skip
+        index,
+        seats,
+        results.returns(),
+        [results.rank_of(s) for s in range(players)],
+        list(results.scores),
+        state.version,
+        times,
+    )
 
 
 @dataclass
@@ -166,9 +171,15 @@ class Tournament:
 
 
 def run_tournament(
-    game: Game, bots: Sequence[str], games: int, seed: int = 0, *, workers: int | None = None,
-    on_game: Callable[[int], None] | None = None, ray: str | None = None,
-) -> Tournament:  # fmt: skip
+    game: Game,
+    bots: Sequence[str],
+    games: int,
+    seed: int = 0,
+    *,
+    workers: int | None = None,
+    on_game: Callable[[int], None] | None = None,
+    ray: str | None = None,
+) -> Tournament:
     """Play ``games`` games between ``bots`` with balanced seatings; see the module doc.
 
     ``ray`` runs the games on a Ray cluster instead (:mod:`tripletopper.parallel`)."""

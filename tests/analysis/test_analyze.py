@@ -13,9 +13,13 @@ from tripletopper.analysis.summary import document
 from tripletopper.cli import cli
 
 SWEEP = Plan(
-    "thirty-two", options=("counters=4",), sweeps=(("players", ("3", "4")), ("no_wilds", ("false",
-    "true"))), bots=("medium", "random"), games=24, seed=5,
-)  # fmt: skip
+    "thirty-two",
+    options=("counters=4",),
+    sweeps=(("players", ("3", "4")), ("no_wilds", ("false", "true"))),
+    bots=("medium", "random"),
+    games=24,
+    seed=5,
+)
 
 
 def run(*args: str):
@@ -25,9 +29,11 @@ def run(*args: str):
 def test_the_grid_is_every_combination_of_the_sweeps():
     cells = SWEEP.cells()
     assert [c.swept for c in cells] == [
-        (("players", "3"), ("no_wilds", "false")), (("players", "3"), ("no_wilds", "true")),
-        (("players", "4"), ("no_wilds", "false")), (("players", "4"), ("no_wilds", "true")),
-    ]  # fmt: skip
+        (("players", "3"), ("no_wilds", "false")),
+        (("players", "3"), ("no_wilds", "true")),
+        (("players", "4"), ("no_wilds", "false")),
+        (("players", "4"), ("no_wilds", "true")),
+    ]
     assert [c.players for c in cells] == [3, 3, 4, 4]
     assert cells[1].options == (("counters", "4"), ("no_wilds", "true"))
     assert parse_sweep("counters = 8, 12 ,") == ("counters", ("8", "12"))
@@ -62,8 +68,21 @@ def test_rows_are_in_game_order_whatever_the_batches():
 
 def test_cli_json_and_csv(tmp_path):
     out = tmp_path / "cells.csv"
-    result = run("toe", "--games", "30", "--sweep", "max_turns=6,400", "--seed", "4",
-                 "--json", "-", "--csv", str(out), "-w", "1")  # fmt: skip
+    result = run(
+        "toe",
+        "--games",
+        "30",
+        "--sweep",
+        "max_turns=6,400",
+        "--seed",
+        "4",
+        "--json",
+        "-",
+        "--csv",
+        str(out),
+        "-w",
+        "1",
+    )
     assert result.exit_code == 0, result.output
     doc = json.loads(result.output)
     assert doc["command"] == (

@@ -48,8 +48,13 @@ def test_ratio_interval_by_hand():
 
 @pytest.mark.parametrize(
     ("values", "q", "expected"),
-    [([1, 2, 3, 4], 0.5, 2.5), ([4, 1, 3, 2], 0.0, 1), ([1, 2, 3, 4], 1.0, 4),
-     ([10, 20], 0.9, 19.0), ([5], 0.9, 5)],
-)  # fmt: skip
+    [
+        ([1, 2, 3, 4], 0.5, 2.5),
+        ([4, 1, 3, 2], 0.0, 1),
+        ([1, 2, 3, 4], 1.0, 4),
+        ([10, 20], 0.9, 19.0),
+        ([5], 0.9, 5),
+    ],
+)
 def test_quantile_interpolates_like_numpy(values, q, expected):
     assert quantile(values, q) == pytest.approx(expected)

@@ -48,20 +48,38 @@ def test_thirty_two_a_lost_knock_an_elimination_a_playoff_and_a_thirty_two():
     # seat 1 leads but seat 2, owed 4, plays off and declares a dealt Thirty-two (6 paid).
     second = t32.deck_order([2, 1], {2: "BS4 BB4 KB?", 1: "RC1 YH2 GT3"}, face_up="YS2")
     state = t32.stacked(
-        3, dealer=2, counters=4,
+        3,
+        dealer=2,
+        counters=4,
         hands={0: "KH1 YB1 GT2", 1: "GT4 GT3 KB4", 2: "RC4 RC3 RC2"},
-        face_up="RS1", stock="YS1 GS1", more=[second],
-    )  # fmt: skip
+        face_up="RS1",
+        stock="YS1 GS1",
+        more=[second],
+    )
     collector = watch(state)
     count(
         collector, t32.play(state, "knock", "draw", "discard YS1", "draw", "discard GS1", "declare")
     )
     assert row(collector, state) == {
-        "actions": 6, "turns": 3, "limit": 0, "hands": 2, "win0": 0, "win1": 0, "win2": 1,
-        "pos0": 0, "pos1": 0, "pos2": 1,  # dealer 2: seat 0 plays first
-        "thirty_twos": 1, "knocks": 1, "showdowns": 1, "knocker_won": 0, "paid": 10,
-        "eliminated": 1, "first_elimination": 1, "playoff": 1,
-    }  # fmt: skip
+        "actions": 6,
+        "turns": 3,
+        "limit": 0,
+        "hands": 2,
+        "win0": 0,
+        "win1": 0,
+        "win2": 1,
+        "pos0": 0,
+        "pos1": 0,
+        "pos2": 1,  # dealer 2: seat 0 plays first
+        "thirty_twos": 1,
+        "knocks": 1,
+        "showdowns": 1,
+        "knocker_won": 0,
+        "paid": 10,
+        "eliminated": 1,
+        "first_elimination": 1,
+        "playoff": 1,
+    }
 
 
 def test_thirty_one_two_dealt_31s_then_a_knocker_alone_lowest_loses_his_last_two_lives():
@@ -71,11 +89,25 @@ def test_thirty_one_two_dealt_31s_then_a_knocker_alone_lowest_loses_his_last_two
     views = t31.declare_dealt(state) + t31.declare_dealt(state) + knock_round(state)
     got = row(count(collector, views), state)
     assert got == {
-        "actions": 5, "turns": 2, "limit": 0, "hands": 3, "win0": 0, "win1": 1,
-        "pos0": 0, "pos1": 1,  # dealer 1: seat 0 is first to play (seat 1 declares first)
-        "dealt_31": 2, "made_31": 0, "knocks": 1, "showdowns": 1, "knocker_lost": 1,
-        "knocker_saved": 0, "others_lost": 0, "voids": 0, "lives_lost": 4, "comeback": 0,
-    }  # fmt: skip
+        "actions": 5,
+        "turns": 2,
+        "limit": 0,
+        "hands": 3,
+        "win0": 0,
+        "win1": 1,
+        "pos0": 0,
+        "pos1": 1,  # dealer 1: seat 0 is first to play (seat 1 declares first)
+        "dealt_31": 2,
+        "made_31": 0,
+        "knocks": 1,
+        "showdowns": 1,
+        "knocker_lost": 1,
+        "knocker_saved": 0,
+        "others_lost": 0,
+        "voids": 0,
+        "lives_lost": 4,
+        "comeback": 0,
+    }
 
 
 def test_thirty_one_a_void_hand_loses_nobody_a_life():
@@ -90,8 +122,7 @@ def test_thirty_one_a_void_hand_loses_nobody_a_life():
 
 def test_toe_x_wins_with_a_line_on_the_seventh_turn():
     # X plays RC1 RH1 RT1 RS1 (a straight line), O plays three cards elsewhere in between.
-    state = toe.stacked({0: "YC3 YC4 YH3", 1: "GC3 GC4 GH3"},
-                        stock="RC1 BS4 RH1 BS3 RT1 BT4 RS1")  # fmt: skip
+    state = toe.stacked({0: "YC3 YC4 YH3", 1: "GC3 GC4 GH3"}, stock="RC1 BS4 RH1 BS3 RT1 BT4 RS1")
     collector = watch(state)
     views = []
     for card in ("RC1", "BS4", "RH1", "BS3", "RT1", "BT4", "RS1"):
@@ -119,11 +150,25 @@ def test_memo_match_pairs_a_declaration_and_the_table_taken():
     views += memo.play(state, "pass", seat=1) + memo.play(state, "pass", seat=2)
     got = row(count(collector, views), state)
     assert got == {
-        "actions": 9, "turns": 4, "limit": 0, "win0": 1, "win1": 0, "win2": 0,
-        "pos0": 0, "pos1": 1, "pos2": 0,  # seat 2 flips first, seat 0 second
-        "pairs": 2, "triples": 0, "declarations": 1, "spotted": 0, "took_all": 1,
-        "wrong_claims": 0, "main_turns": 4, "cleared": 1, "playoff": 0,
-    }  # fmt: skip
+        "actions": 9,
+        "turns": 4,
+        "limit": 0,
+        "win0": 1,
+        "win1": 0,
+        "win2": 0,
+        "pos0": 0,
+        "pos1": 1,
+        "pos2": 0,  # seat 2 flips first, seat 0 second
+        "pairs": 2,
+        "triples": 0,
+        "declarations": 1,
+        "spotted": 0,
+        "took_all": 1,
+        "wrong_claims": 0,
+        "main_turns": 4,
+        "cleared": 1,
+        "playoff": 0,
+    }
 
 
 def test_memo_match_the_turn_limit_leaves_the_table_uncleared():
@@ -140,11 +185,22 @@ def test_three_up_a_failed_blind_flip_and_two_pickups():
     got = row(count(collector, views), state)
     assert state.dealer == 0  # the deal's dealer: seat 1 counts as the first to play
     assert got == {
-        "actions": 4, "turns": 4, "limit": 0, "win0": 0, "win1": 1, "pos0": 1, "pos1": 0,
+        "actions": 4,
+        "turns": 4,
+        "limit": 0,
+        "win0": 0,
+        "win1": 1,
+        "pos0": 1,
+        "pos1": 0,
         "pickups": 2,
-        "clear_run": 0, "clear_c": 0, "clear_c1": 0, "clear_c2": 0, "blind": 1,
-        "blind_failed": 1, "turns_per_player": 2,
-    }  # fmt: skip
+        "clear_run": 0,
+        "clear_c": 0,
+        "clear_c1": 0,
+        "clear_c2": 0,
+        "blind": 1,
+        "blind_failed": 1,
+        "turns_per_player": 2,
+    }
 
 
 def test_three_up_clears_by_kind():
@@ -164,14 +220,26 @@ def test_three_up_clears_by_kind():
 def test_figures_from_rows_known_by_hand():
     game = GAMES["thirty-two"](3)
     collector = collector_for("thirty-two")
-    run = CellRun(Cell(3, (), ()), game, ["medium"] * 3, collector.all_columns(game),
-                  all_metrics(collector, game))  # fmt: skip
+    run = CellRun(
+        Cell(3, (), ()),
+        game,
+        ["medium"] * 3,
+        collector.all_columns(game),
+        all_metrics(collector, game),
+    )
     base = dict.fromkeys(run.columns, 0.0)
     games = [
-        {"win0": 1, "hands": 2, "thirty_twos": 1, "paid": 10, "eliminated": 1,
-         "first_elimination": 2, "actions": 10},
+        {
+            "win0": 1,
+            "hands": 2,
+            "thirty_twos": 1,
+            "paid": 10,
+            "eliminated": 1,
+            "first_elimination": 2,
+            "actions": 10,
+        },
         {"win1": 0.5, "win2": 0.5, "hands": 4, "thirty_twos": 0, "paid": 6, "actions": 30},
-    ]  # fmt: skip
+    ]
     run.rows = [array("d", [{**base, **g}[c] for c in run.columns]) for g in games]
     figures = summarize(run)
     assert figures["win_seat0"].estimate.value == 0.5 and figures["win_seat0"].estimate.n == 2

@@ -32,9 +32,13 @@ def local_ray():
 
 def test_a_sweep_on_ray_equals_the_process_pool(local_ray):
     plan = Plan(
-        "thirty-two", players=3, sweeps=(("counters", ("3", "6")),), games=16, seed=11,
+        "thirty-two",
+        players=3,
+        sweeps=(("counters", ("3", "6")),),
+        games=16,
+        seed=11,
         bots=("medium", "random"),
-    )  # fmt: skip
+    )
     on_ray = document(plan, run_plan(plan, ray=local_ray))
     assert on_ray == document(plan, run_plan(plan, workers=2))
     assert [cell["games"] for cell in on_ray["cells"]] == [16, 16]

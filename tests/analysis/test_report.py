@@ -52,8 +52,12 @@ def test_one_cell_has_no_sweep_plot(tmp_path):
     runs = run_plan(plan, workers=1)
     write_report(document(plan, runs), runs, tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "lengths.png", "lengths.svg", "report.html", "seat_advantage.png", "seat_advantage.svg"
-    ]  # fmt: skip
+        "lengths.png",
+        "lengths.svg",
+        "report.html",
+        "seat_advantage.png",
+        "seat_advantage.svg",
+    ]
 
 
 @pytest.mark.e2e

@@ -10,9 +10,13 @@ from tripletopper.games.memo_match import MemoMatch, MemoMatchState, parse_posit
 
 
 def stacked(
-    players: int, cards: str, order: Sequence[int] | None = None, more: Sequence[str] = (),
-    seed: int = 0, **options: Any,
-) -> MemoMatchState:  # fmt: skip
+    players: int,
+    cards: str,
+    order: Sequence[int] | None = None,
+    more: Sequence[str] = (),
+    seed: int = 0,
+    **options: Any,
+) -> MemoMatchState:
     """A game whose layout starts A1, B1, ... with ``cards`` (the rest at random).
 
     ``more`` stacks the next layouts (after a beaten declaration, or the playoff).

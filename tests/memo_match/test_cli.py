@@ -29,9 +29,19 @@ def play_to_the_end(tmp_path, seed: int, *options: str):
     path = tmp_path / "game.json"
     answers = "\n".join(["", "Z9", "fly", "?", "A1", "A1", "B1", "declare", "1"] + ["pass"] * 40)
     result = run(
-        "play", "memo-match", "-p", "3", "--seed", str(seed), "--bots", "forgetful,perfect",
-        "--save", str(path), *options, input=answers + "\n",
-    )  # fmt: skip
+        "play",
+        "memo-match",
+        "-p",
+        "3",
+        "--seed",
+        str(seed),
+        "--bots",
+        "forgetful,perfect",
+        "--save",
+        str(path),
+        *options,
+        input=answers + "\n",
+    )
     from tripletopper.record import load_records
 
     return result, load_records(path)[0]

@@ -37,9 +37,10 @@ def test_a_miss_is_narrated_by_positions_for_every_viewer():
         for viewer in viewers(state):
             told = [describe_event(e.view(viewer), names_for(viewer, 3)) for e in events]
             turned = (
-                "turned back and trade places" if options.get("swap_on_miss") else
-                "turned face down again"
-            )  # fmt: skip
+                "turned back and trade places"
+                if options.get("swap_on_miss")
+                else "turned face down again"
+            )
             who = "You flip" if viewer == 1 else "Ben flips"
             assert told == [
                 f"{who} A1.",

@@ -56,9 +56,12 @@ def test_125_cards_face_down_on_a_12_by_10_grid_plus_a_row_of_five():
 def test_options_and_their_defaults():
     game = MemoMatch(3)
     assert dict(game.options) == {
-        "wilds": True, "reveal": "public", "swap_on_miss": False,
-        "spot_seconds": 60.0, "max_turns": 2000,
-    }  # fmt: skip
+        "wilds": True,
+        "reveal": "public",
+        "swap_on_miss": False,
+        "spot_seconds": 60.0,
+        "max_turns": 2000,
+    }
     with pytest.raises(InvalidOptionError, match="one of public, private"):
         MemoMatch(3, reveal="secret")
     with pytest.raises(InvalidOptionError, match="'max_turns' must be a whole number from 1"):
@@ -139,9 +142,12 @@ def test_a_miss_turns_both_cards_back_and_the_turn_passes():
     state = stacked(3, "RC1 YH2 GT3", order=[1, 2, 0])
     events = play(state, "A1 B1")
     assert events[-1] == {
-        "type": "missed", "seat": 1, "positions": ["A1", "B1"], "swapped": False,
+        "type": "missed",
+        "seat": 1,
+        "positions": ["A1", "B1"],
+        "swapped": False,
         "cards": ["RC1", "YH2"],  # for the table to draw while they are up
-    }  # fmt: skip
+    }
     assert at(state, "A1") == "RC1" and at(state, "B1") == "YH2"
     assert state.to_act() == (2,)
 
@@ -239,9 +245,11 @@ def test_the_claims_are_summed_up_as_any_two_cards_on_the_table():
     claims = ActionPattern("claim", tuple(range(125)), 2)
     assert state.legal_summary(2) == [claims, ("pass",)] and claims.count == 7750
     assert state.game.pattern_to_wire(claims) == {
-        "action": {"type": "claim"}, "field": "positions", "pick": 2,
+        "action": {"type": "claim"},
+        "field": "positions",
+        "pick": 2,
         "from": [position_name(p) for p in range(125)],
-    }  # fmt: skip
+    }
     assert state.legal_summary(0) == [] and state.legal_summary(TABLE) == []
     assert state.legal_summary(CLOCK) == [("timeout",)]
     play(state, "claim A1 B1", seat=3)  # 123 cards laid out again: positions A1 .. C11
@@ -379,8 +387,12 @@ def test_leaders_who_tie_play_off_on_the_other_players_cards():
     state, events = leaders_tied()
     playoff = next(e for e in events if e["type"] == "playoff")
     assert playoff == {
-        "type": "playoff", "leaders": [0, 1], "cards": 4, "set_aside": 109, "out": []
-    }  # fmt: skip
+        "type": "playoff",
+        "leaders": [0, 1],
+        "cards": 4,
+        "set_aside": 109,
+        "out": [],
+    }
     obs = state.observation(0)
     assert obs["playoff"] and obs["captured"] == [6, 6, 4] and obs["playoff_captured"] == [0, 0, 0]
     assert obs["table"] == ["A1", "B1", "C1", "D1"] and state.to_act() == (0,)
@@ -402,17 +414,25 @@ def test_a_leader_who_is_out_takes_no_playoff_turns():
     """Seat 0 takes two pairs and declares; seat 1 spots a pair (seat 0 is out), then takes a
     pair; seat 2 takes one: 4, 4 and 2 cards when the turn limit ends the main game."""
     state = stacked(
-        3, "RC1 RC2 GT1 GT2 BS1 BS2", order=[0, 1, 2], wilds=False, max_turns=7,
+        3,
+        "RC1 RC2 GT1 GT2 BS1 BS2",
+        order=[0, 1, 2],
+        wilds=False,
+        max_turns=7,
         more=["YH1 YH2 RH3 YT4 KB1 KB2 GC3 BH4", "KB1 KB2"],
-    )  # fmt: skip
+    )
     play(state, "A1 B1", "C1 D1", "declare")
     play(state, "claim E1 F1", seat=1)
     play(state, "A1 B1", "C1 D1")  # seat 1: a pair, then a miss
     events = play(state, "E1 F1", "G1 H1")  # seat 2: a pair, then a miss: turn limit
     playoff = events[-1]
     assert playoff == {
-        "type": "playoff", "leaders": [0, 1], "cards": 2, "set_aside": 115, "out": [0]
-    }  # fmt: skip
+        "type": "playoff",
+        "leaders": [0, 1],
+        "cards": 2,
+        "set_aside": 115,
+        "out": [0],
+    }
     assert describe_event(playoff, ["Ann", "Ben", "Cid"]).endswith(
         "Ann is out of the game: no playoff turns."
     )
@@ -427,9 +447,13 @@ def test_a_leader_who_is_out_takes_no_playoff_turns():
 def test_leaders_who_are_all_out_share_the_win_without_a_playoff():
     """Seats 0 and 1 each take three pairs and declare, and seat 2 spots both times."""
     state = stacked(
-        3, "RC1 RC2 GT1 GT2 BS1 BS2 YH1 YH2", order=[0, 1, 2], wilds=False, max_turns=9,
+        3,
+        "RC1 RC2 GT1 GT2 BS1 BS2 YH1 YH2",
+        order=[0, 1, 2],
+        wilds=False,
+        max_turns=9,
         more=["KB1 KB2 RT3 RT4 GC3 GC4 YS1 YS2", "RH3 YT4"],
-    )  # fmt: skip
+    )
     play(state, "A1 B1", "C1 D1", "E1 F1", "declare")
     play(state, "claim G1 H1", seat=2)
     play(state, "A1 B1", "C1 D1", "E1 F1", "declare")
@@ -450,9 +474,13 @@ def test_a_leader_barred_from_spotting_stays_barred_in_the_playoff():
     """Seat 1 makes a wrong claim when seat 2 declares; seat 0 spots.  Leaders 0 and 1 play
     off; seat 0 declares 'no matches' on a pair, and seat 1 may not spot it."""
     state = stacked(
-        3, "RC1 RC2 RH3 YT4 GT1 GT2 BS1 BS2 GC3 BH4 YH1 YH2 KB1 KB2", order=[0, 1, 2],
-        wilds=False, max_turns=8, more=["RH3 YT4", "YH1 YH2"],
-    )  # fmt: skip
+        3,
+        "RC1 RC2 RH3 YT4 GT1 GT2 BS1 BS2 GC3 BH4 YH1 YH2 KB1 KB2",
+        order=[0, 1, 2],
+        wilds=False,
+        max_turns=8,
+        more=["RH3 YT4", "YH1 YH2"],
+    )
     play(state, "A1 B1", "C1 D1")  # seat 0: a pair, a miss
     play(state, "E1 F1", "G1 H1", "I1 J1")  # seat 1: two pairs, a miss
     play(state, "K1 L1", "declare")  # seat 2: a pair, then "no matches"

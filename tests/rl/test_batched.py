@@ -157,13 +157,27 @@ def test_rare_paths_encode_alike() -> None:
     many = ({0: "AS KS QS", 1: "AH KH QH", 2: "7H 7S 7D"}, "9S", "")
     for options in ({}, {"manual_31": True}, {"three_of_a_kind": "30.5"}):
         decks, dealer = stacked_game(3, 2, [many, dealt_31(1, 3)], **options)
-        lockstep(ThirtyOne(3, **options), ThirtyOneBatch, [0], checking(RARE_KNOCKS), 60,
-                 decks=[decks], setup={"dealer": dealer})  # fmt: skip
+        lockstep(
+            ThirtyOne(3, **options),
+            ThirtyOneBatch,
+            [0],
+            checking(RARE_KNOCKS),
+            60,
+            decks=[decks],
+            setup={"dealer": dealer},
+        )
     to_the_drain = [dealt_31(0, 2)] * 3 + [dealt_31(1, 2)] * 3
     tie = ({0: "2C 3D 4H", 1: "2D 3H 4S"}, "9S", "")
     decks, dealer = stacked_game(2, 1, [*to_the_drain, tie])
-    _batch, states = lockstep(ThirtyOne(2), ThirtyOneBatch, [0], checking(keep_the_hand), 200,
-                              decks=[decks], setup={"dealer": dealer})  # fmt: skip
+    _batch, states = lockstep(
+        ThirtyOne(2),
+        ThirtyOneBatch,
+        [0],
+        checking(keep_the_hand),
+        200,
+        decks=[decks],
+        setup={"dealer": dealer},
+    )
     assert states[0].stats()["void_hands"] >= 1
 
 
@@ -279,8 +293,9 @@ def test_agents_env() -> None:
             assert np.array_equal(mask.any(axis=1), env.to_act == seat)
             if step % 50 == 0:
                 state = env.batch.state(1)
-                assert np.array_equal(observations[agent]["observation"][1],
-                                      enc.tensor(state.observation(seat)))  # fmt: skip
+                assert np.array_equal(
+                    observations[agent]["observation"][1], enc.tensor(state.observation(seat))
+                )
         masks = sum(observations[agent]["action_mask"] for agent in env.agents)
         actions = (rng.random(masks.shape) * masks).argmax(axis=1)
         observations, rewards, terminations, _, _ = env.step(actions)

@@ -132,9 +132,11 @@ def test_native_vector_env() -> None:
     same-step autoreset (every row always has a legal action), and the same games as one
     TripletopperGymEnv per row seeded alike."""
     envs = gymnasium.make_vec(
-        "tripletopper/ThirtyOne-v0", num_envs=3, vectorization_mode="vector_entry_point",
+        "tripletopper/ThirtyOne-v0",
+        num_envs=3,
+        vectorization_mode="vector_entry_point",
         players=2,
-    )  # fmt: skip
+    )
     single = [TripletopperGymEnv("thirty-one", 2) for _ in range(3)]
     obs, info = envs.reset(seed=10)
     for i, env in enumerate(single):

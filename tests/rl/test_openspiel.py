@@ -78,8 +78,9 @@ def test_ismcts_beats_the_random_bot_at_thirty_one() -> None:
     for index in range(20):
         rs = np.random.RandomState(index)
         bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, 20, random_state=rs)
-        bot.set_resampler(lambda state, player, rs=rs: state.resample_from_infostate(
-            player, rs.uniform))  # fmt: skip
+        bot.set_resampler(
+            lambda state, player, rs=rs: state.resample_from_infostate(player, rs.uniform)
+        )
         me = index % 2
         state = game.new_initial_state()
         state.apply_action(index)

@@ -11,8 +11,9 @@ import pytest
 EXAMPLE = Path(__file__).parents[2] / "examples" / "train_thirty_one.py"
 
 
-def test_training_smoke(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-                        tmp_path: Path) -> None:  # fmt: skip
+def test_training_smoke(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     plot = tmp_path / "curve.png"
     monkeypatch.setattr(sys, "argv", [str(EXAMPLE), "--smoke", "--plot", str(plot)])
     runpy.run_path(str(EXAMPLE), run_name="__main__")

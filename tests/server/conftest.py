@@ -27,10 +27,16 @@ with warnings.catch_warnings():
 
 CHROMIUM = os.environ.get("TT_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
-    "--disable-default-apps", "--disable-extensions",
-]  # fmt: skip
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-default-apps",
+    "--disable-extensions",
+]
 
 
 @pytest.fixture(scope="module")
@@ -104,20 +110,33 @@ def postgres_server() -> Iterator[str]:
     port = _free_port()
     subprocess.run(
         [*as_user, str(bindir / "initdb"), "-D", str(data / "db"), "-A", "trust", "-U", "postgres"],
-        check=True, capture_output=True,
-    )  # fmt: skip
+        check=True,
+        capture_output=True,
+    )
     subprocess.run(
-        [*as_user, str(bindir / "pg_ctl"), "-D", str(data / "db"), "-l", str(data / "log"), "-w",
-         "-o", f"-p {port} -k {data} -c listen_addresses=127.0.0.1 -c fsync=off", "start"],
-        check=True, capture_output=True,
-    )  # fmt: skip
+        [
+            *as_user,
+            str(bindir / "pg_ctl"),
+            "-D",
+            str(data / "db"),
+            "-l",
+            str(data / "log"),
+            "-w",
+            "-o",
+            f"-p {port} -k {data} -c listen_addresses=127.0.0.1 -c fsync=off",
+            "start",
+        ],
+        check=True,
+        capture_output=True,
+    )
     try:
         yield f"postgresql+psycopg://postgres@127.0.0.1:{port}"
     finally:
         subprocess.run(
             [*as_user, str(bindir / "pg_ctl"), "-D", str(data / "db"), "-m", "immediate", "stop"],
-            check=False, capture_output=True,
-        )  # fmt: skip
+            check=False,
+            capture_output=True,
+        )
         shutil.rmtree(data, ignore_errors=True)
 
 
@@ -173,10 +192,24 @@ def redis_process() -> Iterator[str]:
         pytest.skip("Redis is not installed (apt-get install redis-server)")
     port = _free_port()
     process = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-         "--daemonize", "no", "--loglevel", "warning"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        [
+            binary,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--daemonize",
+            "no",
+            "--loglevel",
+            "warning",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         ends = time.monotonic() + 20
         while True:

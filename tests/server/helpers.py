@@ -44,10 +44,14 @@ def live_server(
     port = port or free_port()
     server = uvicorn.Server(
         uvicorn.Config(
-            create_app(config), host="127.0.0.1", port=port, log_level="warning",
-            ws_max_size=65536, lifespan="on",
+            create_app(config),
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            ws_max_size=65536,
+            lifespan="on",
         )
-    )  # fmt: skip
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     ends = time.monotonic() + 30
@@ -67,10 +71,24 @@ def start_server(data_dir: str, port: int, *extra: str) -> subprocess.Popen[byte
     logging to ``server.log`` in ``data_dir``; returns once it answers."""
     log = open(os.path.join(data_dir, "server.log"), "ab")  # noqa: SIM115 - the server keeps it
     process = subprocess.Popen(
-        [sys.executable, "-m", "tripletopper", "serve", "--port", str(port),
-         "--data-dir", data_dir, "--bot-delay", "0", "--log-level", "warning", *extra],
-        stdout=subprocess.DEVNULL, stderr=log,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "tripletopper",
+            "serve",
+            "--port",
+            str(port),
+            "--data-dir",
+            data_dir,
+            "--bot-delay",
+            "0",
+            "--log-level",
+            "warning",
+            *extra,
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=log,
+    )
     ends = time.monotonic() + 60
     while time.monotonic() < ends:
         try:
@@ -86,17 +104,28 @@ def start_server(data_dir: str, port: int, *extra: str) -> subprocess.Popen[byte
 
 
 def open_table(
-    base: str, *, players: int = 3, humans: int = 2, bots: str = "heuristic",
-    options: dict[str, Any] | None = None, start: bool = True, **extra: Any,
-) -> tuple[str, list[str]]:  # fmt: skip
+    base: str,
+    *,
+    players: int = 3,
+    humans: int = 2,
+    bots: str = "heuristic",
+    options: dict[str, Any] | None = None,
+    start: bool = True,
+    **extra: Any,
+) -> tuple[str, list[str]]:
     """A table with ``humans`` people (seats 0..) and bots in the other seats."""
     names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
     with httpx.Client(base_url=base, timeout=30) as http:
         r = http.post(
             "/api/tables",
-            json={"game": "thirty-two", "players": players, "options": options or {},
-                  "name": names[0], **extra},
-        )  # fmt: skip
+            json={
+                "game": "thirty-two",
+                "players": players,
+                "options": options or {},
+                "name": names[0],
+                **extra,
+            },
+        )
         r.raise_for_status()
         table_id = r.json()["table"]["id"]
         tokens = [r.json()["token"]]
@@ -106,9 +135,10 @@ def open_table(
             tokens.append(r.json()["token"])
         for seat in range(humans, players):
             r = http.post(
-                f"/api/tables/{table_id}/seats/{seat}/bot", json={"bot": bots},
+                f"/api/tables/{table_id}/seats/{seat}/bot",
+                json={"bot": bots},
                 headers={"X-Seat-Token": tokens[0]},
-            )  # fmt: skip
+            )
             r.raise_for_status()
         if start:
             r = http.post(f"/api/tables/{table_id}/start", headers={"X-Seat-Token": tokens[0]})
@@ -117,9 +147,12 @@ def open_table(
 
 
 async def play_randomly(
-    clients: list[TableClient], rng: random.Random, *, until_version: int | None = None,
+    clients: list[TableClient],
+    rng: random.Random,
+    *,
+    until_version: int | None = None,
     timeout: float = 120,
-) -> None:  # fmt: skip
+) -> None:
     """Every client plays a random legal action whenever it may, until the game ends."""
     ends = time.monotonic() + timeout
 
@@ -145,11 +178,19 @@ async def play_randomly(
 
 
 def stored_table(
-    data_dir: str, game: str, players: int, *, people: dict[int, str],
-    bots: dict[int, str] | None = None, options: dict[str, Any] | None = None,
-    decks: list[list[str]] | None = None, setup: dict[str, Any] | None = None,
-    turn_clock: float | None = None, hints: bool = False, seed: int = 1,
-) -> tuple[str, dict[int, str]]:  # fmt: skip
+    data_dir: str,
+    game: str,
+    players: int,
+    *,
+    people: dict[int, str],
+    bots: dict[int, str] | None = None,
+    options: dict[str, Any] | None = None,
+    decks: list[list[str]] | None = None,
+    setup: dict[str, Any] | None = None,
+    turn_clock: float | None = None,
+    hints: bool = False,
+    seed: int = 1,
+) -> tuple[str, dict[int, str]]:
     """A running table written straight into the database of ``data_dir`` (stacked decks and
     setup values are not in the HTTP API): a server started on it restores the game.
     Returns its id and the seat tokens of ``people`` (seat -> name)."""
@@ -169,10 +210,20 @@ def stored_table(
     }
     now = time.time()
     row = TableRow(
-        id=new_table_id(), game=game, players=players, options=dict(made.options), seed=seed,
-        status="playing", created_at=now, started_at=now, turn_clock=turn_clock, decks=decks,
-        setup=setup or {}, hints=hints, seats=seats,
-    )  # fmt: skip
+        id=new_table_id(),
+        game=game,
+        players=players,
+        options=dict(made.options),
+        seed=seed,
+        status="playing",
+        created_at=now,
+        started_at=now,
+        turn_clock=turn_clock,
+        decks=decks,
+        setup=setup or {},
+        hints=hints,
+        seats=seats,
+    )
     db = storage.Database(storage.sqlite_url(data_dir))
     db.migrate()
     db.run_now(lambda conn: storage.insert_table(conn, row))

@@ -168,9 +168,11 @@ def test_password_confirmations_count_as_sign_in_attempts(tmp_path):
     with make_client(tmp_path, rates={"signin": "30/minute", "signin_name": "3/minute"}) as c:
         token = register(c)
         for _ in range(3):
-            r = c.post("/api/account/password",
-                       json={"password": "wrong one!", "new_password": "a new secret"},
-                       headers=csrf(token))  # fmt: skip
+            r = c.post(
+                "/api/account/password",
+                json={"password": "wrong one!", "new_password": "a new secret"},
+                headers=csrf(token),
+            )
             error(r, 401, "wrong_password")
         r = c.request("DELETE", "/api/account", json={"password": PASSWORD}, headers=csrf(token))
         assert "too many requests from this name" in error(r, 429, "rate_limited")
@@ -182,13 +184,20 @@ def test_signed_in_writes_need_the_csrf_token_and_change_nothing_without_it(clie
     for headers in ({}, csrf("0" * 64), csrf(token[:-1])):
         r = client.post(
             "/api/account/password",
-            json={"password": PASSWORD, "new_password": "another secret"}, headers=headers,
-        )  # fmt: skip
+            json={"password": PASSWORD, "new_password": "another secret"},
+            headers=headers,
+        )
         assert "X-CSRF-Token" in error(r, 403, "csrf")
-        error(client.request("DELETE", "/api/account", json={"password": PASSWORD},
-                             headers=headers), 403, "csrf")  # fmt: skip
-        error(client.post("/api/tables", json={"game": "toe", "name": "Ann"}, headers=headers),
-              403, "csrf")  # fmt: skip
+        error(
+            client.request("DELETE", "/api/account", json={"password": PASSWORD}, headers=headers),
+            403,
+            "csrf",
+        )
+        error(
+            client.post("/api/tables", json={"game": "toe", "name": "Ann"}, headers=headers),
+            403,
+            "csrf",
+        )
         error(client.delete("/api/session", headers=headers), 403, "csrf")
     assert client.get("/api/account").status_code == 200  # still signed in, same password
     assert run(client, lambda conn: conn.execute(select(schema.tables)).all()) == []
@@ -201,20 +210,23 @@ def test_a_sign_in_from_another_sites_page_is_refused(client):
     register(client)
     client.cookies.clear()
     r = client.post(
-        "/api/session", json={"name": "Ann", "password": PASSWORD},
+        "/api/session",
+        json={"name": "Ann", "password": PASSWORD},
         headers={"Origin": "https://evil.example"},
-    )  # fmt: skip
+    )
     error(r, 403, "csrf")
     r = client.post(
-        "/api/account", json={"name": "Eve", "password": PASSWORD},
+        "/api/account",
+        json={"name": "Eve", "password": PASSWORD},
         headers={"Origin": "https://evil.example"},
-    )  # fmt: skip
+    )
     error(r, 403, "csrf")
     assert "tt_session" not in client.cookies
     r = client.post(
-        "/api/session", json={"name": "Ann", "password": PASSWORD},
+        "/api/session",
+        json={"name": "Ann", "password": PASSWORD},
         headers={"Origin": "http://testserver"},
-    )  # fmt: skip
+    )
     assert r.status_code == 200
 
 
@@ -252,32 +264,42 @@ def test_change_password_signs_out_the_other_sessions(client, tmp_path):
     other_cookie = other.cookies["tt_session"]
     assert other_cookie != mine
     client.cookies.set("tt_session", mine)
-    r = client.post("/api/account/password",
-                    json={"password": "wrong one!", "new_password": "a new secret"},
-                    headers=csrf(token))  # fmt: skip
+    r = client.post(
+        "/api/account/password",
+        json={"password": "wrong one!", "new_password": "a new secret"},
+        headers=csrf(token),
+    )
     error(r, 401, "wrong_password")
-    r = client.post("/api/account/password",
-                    json={"password": PASSWORD, "new_password": "short"},
-                    headers=csrf(token))  # fmt: skip
+    r = client.post(
+        "/api/account/password",
+        json={"password": PASSWORD, "new_password": "short"},
+        headers=csrf(token),
+    )
     error(r, 400, "bad_password")
-    r = client.post("/api/account/password",
-                    json={"password": PASSWORD, "new_password": "a new secret"},
-                    headers=csrf(token))  # fmt: skip
+    r = client.post(
+        "/api/account/password",
+        json={"password": PASSWORD, "new_password": "a new secret"},
+        headers=csrf(token),
+    )
     assert r.status_code == 200
     assert client.get("/api/account").status_code == 200  # this browser stays signed in
     client.cookies.set("tt_session", other_cookie)
     error(client.get("/api/account"), 401, "bad_session")
     client.cookies.clear()
-    error(client.post("/api/session", json={"name": "Ann", "password": PASSWORD}),
-          401, "wrong_password")  # fmt: skip
+    error(
+        client.post("/api/session", json={"name": "Ann", "password": PASSWORD}),
+        401,
+        "wrong_password",
+    )
     r = client.post("/api/session", json={"name": "Ann", "password": "a new secret"})
     assert r.status_code == 200
 
 
 def test_a_signed_in_person_sits_under_their_account_once_per_table(client):
     token = register(client, "Ann")
-    r = client.post("/api/tables", json={"game": "thirty-two", "players": 3, "name": "Zed"},
-                    headers=csrf(token))  # fmt: skip
+    r = client.post(
+        "/api/tables", json={"game": "thirty-two", "players": 3, "name": "Zed"}, headers=csrf(token)
+    )
     assert r.status_code == 201
     table_id = r.json()["table"]["id"]
     user_id = client.get("/api/account").json()["account"]["id"]
@@ -297,16 +319,21 @@ def test_a_signed_in_person_sits_under_their_account_once_per_table(client):
 def test_a_guest_who_signs_in_keeps_their_seat_linked_to_the_account(client):
     r = client.post("/api/tables", json={"game": "thirty-two", "players": 3, "name": "Kim"})
     table_id, seat_token = r.json()["table"]["id"], r.json()["token"]
-    error(client.post(f"/api/tables/{table_id}/account", headers=seat_header(seat_token)),
-          401, "not_signed_in")  # fmt: skip
+    error(
+        client.post(f"/api/tables/{table_id}/account", headers=seat_header(seat_token)),
+        401,
+        "not_signed_in",
+    )
     token = register(client, "Kimberly")
-    error(client.post(f"/api/tables/{table_id}/account", headers=seat_header(seat_token)),
-          403, "csrf")  # fmt: skip
+    error(
+        client.post(f"/api/tables/{table_id}/account", headers=seat_header(seat_token)), 403, "csrf"
+    )
     r = client.post(f"/api/tables/{table_id}/account", headers=csrf(token))
     error(r, 403, "not_seated")
     assert seats_of(client, table_id) == [(0, "Kim", None)]
-    r = client.post(f"/api/tables/{table_id}/account",
-                    headers={**csrf(token), **seat_header(seat_token)})  # fmt: skip
+    r = client.post(
+        f"/api/tables/{table_id}/account", headers={**csrf(token), **seat_header(seat_token)}
+    )
     assert r.status_code == 200 and r.json()["seat"] == 0
     user_id = client.get("/api/account").json()["account"]["id"]
     assert seats_of(client, table_id) == [(0, "Kim", user_id)]
@@ -315,20 +342,25 @@ def test_a_guest_who_signs_in_keeps_their_seat_linked_to_the_account(client):
 
     client.cookies.clear()
     other = register(client, "Lou")
-    r = client.post(f"/api/tables/{table_id}/account",
-                    headers={**csrf(other), **seat_header(seat_token)})  # fmt: skip
+    r = client.post(
+        f"/api/tables/{table_id}/account", headers={**csrf(other), **seat_header(seat_token)}
+    )
     error(r, 403, "not_your_seat")
     assert seats_of(client, table_id) == [(0, "Kim", user_id)]
 
 
 def test_deleting_an_account_keeps_its_games_under_deleted_player(client):
     token = register(client, "Ann")
-    r = client.post("/api/tables", json={"game": "thirty-two", "players": 3, "name": "Ann"},
-                    headers=csrf(token))  # fmt: skip
+    r = client.post(
+        "/api/tables", json={"game": "thirty-two", "players": 3, "name": "Ann"}, headers=csrf(token)
+    )
     table_id, seat_token = r.json()["table"]["id"], r.json()["token"]
     for seat in (1, 2):
-        client.post(f"/api/tables/{table_id}/seats/{seat}/bot", json={"bot": "random"},
-                    headers={**csrf(token), **seat_header(seat_token)})  # fmt: skip
+        client.post(
+            f"/api/tables/{table_id}/seats/{seat}/bot",
+            json={"bot": "random"},
+            headers={**csrf(token), **seat_header(seat_token)},
+        )
     with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
         ws.send_json({"type": "hello", "token": seat_token})
         assert ws.receive_json()["type"] == "welcome"
@@ -337,12 +369,12 @@ def test_deleting_an_account_keeps_its_games_under_deleted_player(client):
             pass
         assert m["lines"][-1]["name"] == "Ann"
 
-    r = client.request("DELETE", "/api/account", json={"password": "not it at all"},
-                       headers=csrf(token))  # fmt: skip
+    r = client.request(
+        "DELETE", "/api/account", json={"password": "not it at all"}, headers=csrf(token)
+    )
     error(r, 401, "wrong_password")
     assert client.get("/api/account").status_code == 200
-    r = client.request("DELETE", "/api/account", json={"password": PASSWORD},
-                       headers=csrf(token))  # fmt: skip
+    r = client.request("DELETE", "/api/account", json={"password": PASSWORD}, headers=csrf(token))
     assert r.status_code == 200 and "tt_session" not in client.cookies
     assert run(client, lambda conn: conn.execute(select(schema.users)).all()) == []
     assert run(client, lambda conn: conn.execute(select(schema.sessions)).all()) == []
@@ -351,8 +383,11 @@ def test_deleting_an_account_keeps_its_games_under_deleted_player(client):
     assert summary["seats"][0]["name"] == "Deleted player"
     chat = run(client, lambda conn: conn.execute(select(schema.chat.c.name)).scalars().all())
     assert chat == ["Deleted player"]
-    error(client.post("/api/session", json={"name": "Ann", "password": PASSWORD}),
-          401, "wrong_password")  # fmt: skip
+    error(
+        client.post("/api/session", json={"name": "Ann", "password": PASSWORD}),
+        401,
+        "wrong_password",
+    )
     register(client, "Ann")  # the name is free again
 
 
@@ -365,10 +400,18 @@ def test_migration_0006_keeps_seats_as_guests_and_refuses_lookalike_keys(db_url)
     engine = storage.make_engine(db_url)
     storage.migrate(engine, "0004")
     with engine.begin() as conn:
-        conn.execute(schema.tables.insert().values(
-            id="old", game="thirty-two", players=3, options="{}", seed=1, status="open",
-            on_timeout="default", created_at=1.0,
-        ))  # fmt: skip
+        conn.execute(
+            schema.tables.insert().values(
+                id="old",
+                game="thirty-two",
+                players=3,
+                options="{}",
+                seed=1,
+                status="open",
+                on_timeout="default",
+                created_at=1.0,
+            )
+        )
         conn.exec_driver_sql(
             "INSERT INTO seats (table_id, seat, name, kind) VALUES ('old', 0, 'Ann', 'human')"
         )

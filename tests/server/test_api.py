@@ -68,11 +68,13 @@ def test_seats_bots_and_start(client):
     tid, ann = body["table"]["id"], body["token"]
     # a bot needs someone seated to add it
     assert client.post(f"/api/tables/{tid}/seats/1/bot", json={"bot": "random"}).status_code == 403
-    r = client.post(f"/api/tables/{tid}/seats/1/bot", json={"bot": "genius"},
-                    headers=seat_header(ann))  # fmt: skip
+    r = client.post(
+        f"/api/tables/{tid}/seats/1/bot", json={"bot": "genius"}, headers=seat_header(ann)
+    )
     assert r.status_code == 400 and "no bot 'genius'" in r.json()["message"]
-    r = client.post(f"/api/tables/{tid}/seats/1/bot", json={"bot": "heuristic"},
-                    headers=seat_header(ann))  # fmt: skip
+    r = client.post(
+        f"/api/tables/{tid}/seats/1/bot", json={"bot": "heuristic"}, headers=seat_header(ann)
+    )
     assert r.json()["table"]["seats"][1]["kind"] == "bot"
     # seats taken, names unique, "You" reserved
     assert client.post(f"/api/tables/{tid}/seats/1", json={"name": "Bob"}).json()["code"] == (
@@ -95,8 +97,12 @@ def test_seats_bots_and_start(client):
     r = client.post(f"/api/tables/{tid}/start", headers=seat_header(bob))
     assert r.json()["table"]["status"] == "playing"
     assert client.post(f"/api/tables/{tid}/start", headers=seat_header(bob)).status_code == 400
-    assert client.post(f"/api/tables/{tid}/seats/1/bot", json={"bot": "random"},
-                       headers=seat_header(ann)).json()["code"] == "not_open"  # fmt: skip
+    assert (
+        client.post(
+            f"/api/tables/{tid}/seats/1/bot", json={"bot": "random"}, headers=seat_header(ann)
+        ).json()["code"]
+        == "not_open"
+    )
 
 
 def test_leaving_during_play_hands_the_seat_to_a_bot(client):

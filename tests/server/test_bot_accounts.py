@@ -105,8 +105,11 @@ def test_bot_accounts_and_their_tokens_refuse_every_misuse(tmp_path):
         r = ann.post("/api/bots/Deep Thought/tokens", json={"days": 0}, headers=csrf)
         assert r.status_code == 422
 
-        r = ann.post(f"/api/tables/{table_id}/seats/1/bot", json={"bot": "account:Deep Thought"},
-                     headers={**csrf, "X-Seat-Token": seat_token})  # fmt: skip
+        r = ann.post(
+            f"/api/tables/{table_id}/seats/1/bot",
+            json={"bot": "account:Deep Thought"},
+            headers={**csrf, "X-Seat-Token": seat_token},
+        )
         assert r.status_code == 409 and r.json()["code"] == "bot_offline"  # not connected
         r = guest.post(f"/api/tables/{table_id}/seats/1/bot", json={"bot": "account:Ann"})
         assert r.status_code == 403 and r.json()["code"] == "not_seated"
@@ -150,19 +153,31 @@ def test_the_reference_client_plays_a_rated_game_as_a_bot_account(tmp_path, monk
                 if ann.get("/api/bots/online").json()["bots"] == ["Deep Thought"]:
                     break
                 await asyncio.sleep(0.05)
-            r = ann.post("/api/tables", json={"game": "thirty-one", "players": 3, "name": "x"},
-                         headers=csrf)  # fmt: skip
+            r = ann.post(
+                "/api/tables", json={"game": "thirty-one", "players": 3, "name": "x"}, headers=csrf
+            )
             table_id, seat_token = r.json()["table"]["id"], r.json()["token"]
             mine = {**csrf, "X-Seat-Token": seat_token}
-            r = ann.post(f"/api/tables/{table_id}/seats/1/bot",
-                         json={"bot": "account:Someone Else"}, headers=mine)  # fmt: skip
+            r = ann.post(
+                f"/api/tables/{table_id}/seats/1/bot",
+                json={"bot": "account:Someone Else"},
+                headers=mine,
+            )
             assert r.status_code == 409 and r.json()["code"] == "bot_offline"
-            r = ann.post(f"/api/tables/{table_id}/seats/1/bot",
-                         json={"bot": "account:deep thought"}, headers=mine)  # fmt: skip
+            r = ann.post(
+                f"/api/tables/{table_id}/seats/1/bot",
+                json={"bot": "account:deep thought"},
+                headers=mine,
+            )
             assert r.status_code == 200, r.text
             seat = r.json()["table"]["seats"][1]
-            assert seat == {"seat": 1, "name": "Deep Thought", "kind": "human", "bot": None,
-                            "bot_account": True}  # fmt: skip
+            assert seat == {
+                "seat": 1,
+                "name": "Deep Thought",
+                "kind": "human",
+                "bot": None,
+                "bot_account": True,
+            }
             ann.post(f"/api/tables/{table_id}/seats/2/bot", json={"bot": "easy"}, headers=mine)
             r = ann.post(f"/api/tables/{table_id}/start", headers=mine)
             assert r.json()["table"]["rated"] is True  # two accounts and a bot level
@@ -187,8 +202,9 @@ def test_the_reference_client_plays_a_rated_game_as_a_bot_account(tmp_path, monk
         page = ann.get("/api/players/Deep Thought").json()
         assert page["ratings"][0]["games"] == 1 and page["games"][0]["table"] == table_id
         assert page["kind"] == "bot"  # marked as a bot, like the built-in levels
-        board = {p["name"]: p["kind"] for p in
-                 ann.get("/api/leaderboard/thirty-one").json()["players"]}  # fmt: skip
+        board = {
+            p["name"]: p["kind"] for p in ann.get("/api/leaderboard/thirty-one").json()["players"]
+        }
         assert board == {"Ann": "person", "Deep Thought": "bot", "Easy bot": "bot"}
         ann.close()
 
@@ -227,8 +243,12 @@ def test_the_reference_client_decides_as_the_bot_would_at_the_server(game):
             break
         seat = state.to_act()[0]
         legal = [{"action": made.action_to_wire(a)} for a in state.legal_actions(seat)]
-        seen = SimpleNamespace(version=state.version, observation=state.observation(seat),
-                               recall=state.recall(seat), actions=expand(legal))  # fmt: skip
+        seen = SimpleNamespace(
+            version=state.version,
+            observation=state.observation(seat),
+            recall=state.recall(seat),
+            actions=expand(legal),
+        )
         remote = ObservedView(made, seat, seen)
         for spec in (*specs, "ismcts:iterations=60"):
             there = bot_factory(spec, made)(seat, 3).choose(remote)
@@ -276,12 +296,18 @@ def test_a_remote_hard_bot_plays_a_whole_game_deciding_as_a_local_one(
             assert r.status_code == 201, r.text
             table_id, seat_token = r.json()["table"]["id"], r.json()["token"]
             mine = {**csrf, "X-Seat-Token": seat_token}
-            r = ann.post(f"/api/tables/{table_id}/seats/1/bot",
-                         json={"bot": "account:Deep Blue"}, headers=mine)  # fmt: skip
+            r = ann.post(
+                f"/api/tables/{table_id}/seats/1/bot",
+                json={"bot": "account:Deep Blue"},
+                headers=mine,
+            )
             assert r.status_code == 200, r.text
             for other in range(2, players):
-                r = ann.post(f"/api/tables/{table_id}/seats/{other}/bot", json={"bot": "random"},
-                             headers=mine)  # fmt: skip
+                r = ann.post(
+                    f"/api/tables/{table_id}/seats/{other}/bot",
+                    json={"bot": "random"},
+                    headers=mine,
+                )
                 assert r.status_code == 200, r.text
             for _ in range(200):  # the bot sits at its table before the game starts
                 if any(line.startswith("playing seat 2") for line in said):

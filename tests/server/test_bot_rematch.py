@@ -24,12 +24,14 @@ WAIT = 600.0
 def open_with_bot(ann: httpx.Client, csrf: dict[str, str], bot: str) -> tuple[str, str]:
     """Ann opens a two-seat Thirty-One, invites the connected bot account ``bot`` and
     starts: the table id and her seat token."""
-    r = ann.post("/api/tables", json={"game": "thirty-one", "players": 2, "name": "x"},
-                 headers=csrf)  # fmt: skip
+    r = ann.post(
+        "/api/tables", json={"game": "thirty-one", "players": 2, "name": "x"}, headers=csrf
+    )
     table_id, token = r.json()["table"]["id"], r.json()["token"]
     mine = {**csrf, "X-Seat-Token": token}
-    r = ann.post(f"/api/tables/{table_id}/seats/1/bot", json={"bot": f"account:{bot}"},
-                 headers=mine)  # fmt: skip
+    r = ann.post(
+        f"/api/tables/{table_id}/seats/1/bot", json={"bot": f"account:{bot}"}, headers=mine
+    )
     assert r.status_code == 200, r.text
     assert ann.post(f"/api/tables/{table_id}/start", headers=mine).status_code == 200
     return table_id, token
@@ -84,9 +86,13 @@ def test_the_reference_client_accepts_a_rematch_and_plays_it(tmp_path):
 
         first, new = asyncio.run(main())
         assert seat_of(ann, new, 1) == {
-            "status": "finished", "seat": 1, "name": "Deep Thought", "kind": "human",
-            "bot": None, "bot_account": True,
-        }  # fmt: skip
+            "status": "finished",
+            "seat": 1,
+            "name": "Deep Thought",
+            "kind": "human",
+            "bot": None,
+            "bot_account": True,
+        }
         assert f"accept the rematch {new} of {first}" in said
         assert sum(line.startswith("playing seat 2 of thirty-one") for line in said) == 2
         ann.close()
@@ -148,13 +154,19 @@ def test_a_bot_account_declines_and_every_wrong_answer_is_refused(tmp_path):
             assert invite["type"] == "invite" and invite["rematch_of"] is None
             bot = TableClient(base, first, invite["token"])
             await bot.start()
-            await asyncio.gather(play(base, first, mine, 3),
-                                 play_randomly([bot], random.Random(4)))  # fmt: skip
+            await asyncio.gather(play(base, first, mine, 3), play_randomly([bot], random.Random(4)))
             await bot.close()
             new = ask_rematch(ann, csrf, first, mine)
             offer = json.loads(await asyncio.wait_for(ws.recv(), 10))
-            assert offer == {"type": "rematch", "table": new, "of": first, "seat": 1,
-                             "game": "thirty-one", "players": 2, "wait": WAIT}  # fmt: skip
+            assert offer == {
+                "type": "rematch",
+                "table": new,
+                "of": first,
+                "seat": 1,
+                "game": "thirty-one",
+                "players": 2,
+                "wait": WAIT,
+            }
             offered = seat_of(ann, new, 1)
             assert (offered["status"], offered["kind"]) == ("open", "invited")
             wrong = [
@@ -178,9 +190,13 @@ def test_a_bot_account_declines_and_every_wrong_answer_is_refused(tmp_path):
             got = await answer(ws, {"type": "decline", "table": new})
             assert got == {"type": "declined", "table": new, "seat": 1}
             assert seat_of(ann, new, 1) == {
-                "status": "playing", "seat": 1, "name": "Deep Thought (bot)", "kind": "bot",
-                "bot": "medium", "bot_account": True,
-            }  # fmt: skip
+                "status": "playing",
+                "seat": 1,
+                "name": "Deep Thought (bot)",
+                "kind": "bot",
+                "bot": "medium",
+                "bot_account": True,
+            }
             got = await answer(ws, {"type": "accept", "table": new})  # too late: answered
             assert got["code"] == "no_rematch" and seat_of(ann, new, 1)["kind"] == "bot"
             await ws.close()

@@ -57,10 +57,11 @@ def test_a_bot_costlier_than_the_expert_is_refused_naming_the_maximum(client):
     r = add("ismcts:seconds=20")
     assert r.status_code == 400
     assert r.json() == {
-        "type": "error", "code": "bad_bot",
+        "type": "error",
+        "code": "bad_bot",
         "message": "seconds=20 is more than the card room allows: "
         "at most seconds=2 for Triple Topper Toe bots",
-    }  # fmt: skip
+    }
     assert add("hard:iterations=5000").json()["message"] == (
         "iterations=5000 is more than the card room allows: "
         "at most iterations=3000 for Triple Topper Toe bots"
@@ -204,7 +205,7 @@ def test_expert_tables_do_not_hold_up_a_medium_bot_at_another_table(tmp_path):
             experts = [
                 await room.create("toe", 2, {}, seats=bots("expert", "expert"), seed=s, start=True)
                 for s in (1, 2)
-            ]  # fmt: skip
+            ]
             await until(lambda: all(t.version >= 1 for t in experts))  # thinking by now
             before = sum(t.version for t in experts)
             medium_moves = 0
@@ -454,10 +455,16 @@ def test_a_stored_bot_beyond_the_bounds_is_replaced_by_the_default_level(tmp_pat
     db.migrate()
     now = time.time()
     row = TableRow(
-        id="old", game="toe", players=2, options=dict(make_game("toe").options), seed=5,
-        status="playing", created_at=now, started_at=now,
+        id="old",
+        game="toe",
+        players=2,
+        options=dict(make_game("toe").options),
+        seed=5,
+        status="playing",
+        created_at=now,
+        started_at=now,
         seats=bots("ismcts:seconds=20", "hard:iterations=100000"),
-    )  # fmt: skip
+    )
     db.run_now(partial(storage.insert_table, row=row))
     db.engine.dispose()
 

@@ -39,8 +39,12 @@ def test_lines_carry_the_seats_name_or_a_spectator_number_never_the_clients(tmp_
             line = heard(bob)[0]
             assert heard(spy) == [line]
             assert {k: line[k] for k in ("n", "seat", "name", "text", "version")} == {
-                "n": 0, "seat": 1, "name": "Bob", "text": "good luck <b>all</b>", "version": 0,
-            }  # fmt: skip
+                "n": 0,
+                "seat": 1,
+                "name": "Bob",
+                "text": "good luck <b>all</b>",
+                "version": 0,
+            }
             say(spy, "hello players")
             assert heard(bob)[0]["name"] == "Spectator 1" and heard(spy)[0]["seat"] is None
             # a name given by the client is refused, not shown
@@ -49,20 +53,28 @@ def test_lines_carry_the_seats_name_or_a_spectator_number_never_the_clients(tmp_
             say(bob, "I am Ann", seat=0)
             assert refusal(bob)["code"] == "malformed"
         assert [row[2:5] for row in stored_chat(tmp_path)] == [
-            (1, "Bob", "good luck <b>all</b>"), (None, "Spectator 1", "hello players"),
-        ]  # fmt: skip
+            (1, "Bob", "good luck <b>all</b>"),
+            (None, "Spectator 1", "hello players"),
+        ]
 
 
 @pytest.mark.parametrize(
     ("text", "why"),
     [
-        ("", "say something"), ("   \n\t ", "say something"), (None, "is text"), (7, "is text"),
-        (["hi"], "is text"), ("x" * (MAX_CHAT + 1), f"at most {MAX_CHAT}"),
-        ("x" * 3000, f"at most {MAX_CHAT}"), ("\u202eeno dog", "U+202E"),
-        ("hi\u200bthere", "U+200B"), ("\x1b[31mred", "U+001B"), ("\ue000", "U+E000"),
+        ("", "say something"),
+        ("   \n\t ", "say something"),
+        (None, "is text"),
+        (7, "is text"),
+        (["hi"], "is text"),
+        ("x" * (MAX_CHAT + 1), f"at most {MAX_CHAT}"),
+        ("x" * 3000, f"at most {MAX_CHAT}"),
+        ("\u202eeno dog", "U+202E"),
+        ("hi\u200bthere", "U+200B"),
+        ("\x1b[31mred", "U+001B"),
+        ("\ue000", "U+E000"),
         ("\U000e0041", "U+E0041"),
     ],
-)  # fmt: skip
+)
 def test_a_line_that_is_no_plain_text_is_refused_and_nothing_stored(tmp_path, text, why):
     with room(tmp_path) as client:
         table_id, tokens = people_table(client, "toe", ["Ann", "Bob"])
@@ -130,8 +142,10 @@ def test_a_crowd_of_spectators_shares_one_rate_and_leaves_the_players_theirs(tmp
             assert refusal(spy)["code"] == "rate_limited"
             say(ann, "players still talk")
             assert [heard(ann)[0]["text"] for _ in range(3)] == [
-                "first", "second", "players still talk",
-            ]  # fmt: skip
+                "first",
+                "second",
+                "players still talk",
+            ]
 
 
 def test_a_full_chat_refuses_more_and_spectators_have_a_smaller_share(tmp_path):
@@ -171,8 +185,9 @@ def test_chat_is_stored_with_the_game_sent_on_hello_and_in_the_replay(tmp_path):
             hello(ws, tokens[0])
             say(ws, "before")
             heard(ws)
-            ws.send_json({"type": "action", "action": {"type": "close"}, "table": True,
-                          "version": 0})  # fmt: skip
+            ws.send_json(
+                {"type": "action", "action": {"type": "close"}, "table": True, "version": 0}
+            )
             until(ws, "update")
             say(ws, "gg")
             heard(ws)
@@ -181,14 +196,16 @@ def test_chat_is_stored_with_the_game_sent_on_hello_and_in_the_replay(tmp_path):
             hello(ws)
             lines = heard(ws)
             assert [(x["name"], x["text"], x["version"]) for x in lines] == [
-                ("Ann", "before", 0), ("Ann", "gg", 1),
-            ]  # fmt: skip
+                ("Ann", "before", 0),
+                ("Ann", "gg", 1),
+            ]
             say(ws, "nice game")  # spectators keep counting after the restart
             assert heard(ws)[0]["n"] == 2
         replay = client.get(f"/api/tables/{table_id}/replay").json()
         assert [x["text"] for x in replay["chat"]] == ["before", "gg", "nice game"]
-        mine = client.get(f"/api/tables/{table_id}/replay", params={"seat": 0},
-                          headers=seat_header(tokens[0])).json()  # fmt: skip
+        mine = client.get(
+            f"/api/tables/{table_id}/replay", params={"seat": 0}, headers=seat_header(tokens[0])
+        ).json()
         assert [x["text"] for x in mine["chat"]] == ["before", "gg", "nice game"]
 
 

@@ -33,11 +33,12 @@ def buzzer(monkeypatch):
 def seated(client, game, players, names, **extra):
     body = client.post(
         "/api/tables", json={"game": game, "players": players, "name": names[0], **extra}
-    ).json()  # fmt: skip
+    ).json()
     tid, tokens = body["table"]["id"], [body["token"]]
     for seat, name in enumerate(names[1:], 1):
-        tokens.append(client.post(f"/api/tables/{tid}/seats/{seat}", json={"name": name}).json()[
-            "token"])  # fmt: skip
+        tokens.append(
+            client.post(f"/api/tables/{tid}/seats/{seat}", json={"name": name}).json()["token"]
+        )
     return tid, tokens
 
 
@@ -78,8 +79,9 @@ def test_no_player_may_play_the_clocks_timeout(client, as_table):
     client.post(f"/api/tables/{tid}/start", headers=seat_header(tokens[0]))
     with client.websocket_connect(f"/ws/tables/{tid}") as ws:
         assert hello(ws, tokens[0])["observation"]["phase"] == "buzz"
-        ws.send_json({"type": "action", "version": 0, "table": as_table,
-                      "action": {"type": "timeout"}})  # fmt: skip
+        ws.send_json(
+            {"type": "action", "version": 0, "table": as_table, "action": {"type": "timeout"}}
+        )
         refused = next_update(ws)
         assert refused["type"] == "error" and refused["code"] == "illegal"
         assert CLOCK_ONLY in refused["message"] and refused["version"] == 0
@@ -168,9 +170,9 @@ def test_clocks_resume_after_a_restart(tmp_path, monkeypatch, game):
     clock = None if game == "buzzer" else 2
     with live_server(str(tmp_path), port=port) as base, httpx.Client(base_url=base) as http:
         body = http.post(
-            "/api/tables", json={"game": game, "players": players, "name": "Ann",
-                                 "turn_clock": clock},
-        ).json()  # fmt: skip
+            "/api/tables",
+            json={"game": game, "players": players, "name": "Ann", "turn_clock": clock},
+        ).json()
         tid, ann = body["table"]["id"], body["token"]
         for seat in range(1, players):
             http.post(f"/api/tables/{tid}/seats/{seat}", json={"name": f"P{seat}"})

@@ -53,8 +53,11 @@ def two_processes(
 def room_processes(pid: int) -> list[int]:
     """The processes uvicorn's supervisor ``pid`` runs the room in (not its helpers)."""
     children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    return [int(c) for c in children if b"resource_tracker" not in
-            Path(f"/proc/{c}/cmdline").read_bytes()]  # fmt: skip
+    return [
+        int(c)
+        for c in children
+        if b"resource_tracker" not in Path(f"/proc/{c}/cmdline").read_bytes()
+    ]
 
 
 def stored(db_url: str, table_id: str) -> tuple[Record, str | None]:
@@ -65,9 +68,12 @@ def stored(db_url: str, table_id: str) -> tuple[Record, str | None]:
     db.stop()
     assert row is not None
     record = Record(
-        game=row.game, players=row.players, options=row.options, seed=row.seed,
+        game=row.game,
+        players=row.players,
+        options=row.options,
+        seed=row.seed,
         actions=[(a.seat, a.action) for a in row.actions],
-    )  # fmt: skip
+    )
     return record, owner
 
 
@@ -80,9 +86,16 @@ def table_across(
         httpx.Client(base_url=bases[0], timeout=30) as one,
         httpx.Client(base_url=bases[1], timeout=30) as two,
     ):
-        r = one.post("/api/tables", json={"game": "thirty-two", "players": 4,
-                                          "options": options, "name": "Ann",
-                                          "turn_clock": turn_clock})  # fmt: skip
+        r = one.post(
+            "/api/tables",
+            json={
+                "game": "thirty-two",
+                "players": 4,
+                "options": options,
+                "name": "Ann",
+                "turn_clock": turn_clock,
+            },
+        )
         r.raise_for_status()
         table_id, tokens = r.json()["table"]["id"], [r.json()["token"]]
         r = two.post(f"/api/tables/{table_id}/seats/1", json={"name": "Bob"})
@@ -91,11 +104,11 @@ def table_across(
         assert [s["name"] for s in r.json()["table"]["seats"]] == ["Ann", "Bob", None, None]
         head = {"X-Seat-Token": tokens[1]}
         for seat in (2, 3):
-            r = two.post(f"/api/tables/{table_id}/seats/{seat}/bot", json={"bot": "heuristic"},
-                         headers=head)  # fmt: skip
+            r = two.post(
+                f"/api/tables/{table_id}/seats/{seat}/bot", json={"bot": "heuristic"}, headers=head
+            )
             r.raise_for_status()
-        r = two.post(f"/api/tables/{table_id}/seats/1/bot", json={"bot": "heuristic"},
-                     headers=head)  # fmt: skip
+        r = two.post(f"/api/tables/{table_id}/seats/1/bot", json={"bot": "heuristic"}, headers=head)
         assert r.status_code == 400 and r.json()["code"] == "seat_taken"  # the owner's refusal
         r = two.post(f"/api/tables/{table_id}/start", headers=head)
         r.raise_for_status()
@@ -112,8 +125,10 @@ def test_two_people_on_two_processes_play_a_whole_game(two_processes, postgres_u
     table_id, tokens = table_across(bases, {"counters": 4})
 
     async def game() -> list[TableClient]:
-        clients = [TableClient(base, table_id, token, record=True)
-                   for base, token in zip(bases, tokens, strict=True)]  # fmt: skip
+        clients = [
+            TableClient(base, table_id, token, record=True)
+            for base, token in zip(bases, tokens, strict=True)
+        ]
         spectator = TableClient(bases[1], table_id, record=True)
         for client in [*clients, spectator]:
             await client.start()
@@ -344,8 +359,12 @@ def test_an_address_has_one_cap_of_open_tables_across_the_processes(two_processe
         first = made[0]  # made on the first process; started through the second
         head = {"X-Seat-Token": first["token"]}
         table_id = first["table"]["id"]
-        assert two.post(f"/api/tables/{table_id}/seats/1/bot", json={"bot": "medium"},
-                        headers=head).status_code == 200  # fmt: skip
+        assert (
+            two.post(
+                f"/api/tables/{table_id}/seats/1/bot", json={"bot": "medium"}, headers=head
+            ).status_code
+            == 200
+        )
         assert two.post(f"/api/tables/{table_id}/start", headers=head).status_code == 200
         r = two.post("/api/tables", json={"game": "toe", "name": "Ann"})
         assert r.status_code == 201, r.text
@@ -571,9 +590,10 @@ def test_account_calls_reach_the_tables_owner_on_another_process(two_processes):
                 assert phone.seat == 0
                 r = await desk.post("/api/session", json={"name": "Kimberly", "password": password})
                 r = await desk.post(
-                    "/api/account/password", headers={"X-CSRF-Token": r.json()["csrf"]},
+                    "/api/account/password",
+                    headers={"X-CSRF-Token": r.json()["csrf"]},
                     json={"password": password, "new_password": "another horse"},
-                )  # fmt: skip
+                )
                 assert r.status_code == 200, r.text
                 await phone.wait(lambda c: c.seat is None and c.errors[-1]["code"] == "revoked")
 
@@ -601,8 +621,9 @@ def test_deleting_the_account_on_a_process_without_the_table_revokes_its_devices
     ):
         r = laptop.post("/api/account", json={"name": "Kim", "password": password})
         mine = {"X-CSRF-Token": r.json()["csrf"]}
-        r = laptop.post("/api/tables", json={"game": "thirty-two", "players": 3, "name": "x"},
-                        headers=mine)  # fmt: skip
+        r = laptop.post(
+            "/api/tables", json={"game": "thirty-two", "players": 3, "name": "x"}, headers=mine
+        )
         table_id, token = r.json()["table"]["id"], r.json()["token"]
         r = phone.post("/api/session", json={"name": "Kim", "password": password})
         r = phone.post(f"/api/tables/{table_id}/resume", headers={"X-CSRF-Token": r.json()["csrf"]})
@@ -618,9 +639,12 @@ def test_deleting_the_account_on_a_process_without_the_table_revokes_its_devices
             ):
                 assert first.seat == second.seat == 0
                 r = await asyncio.to_thread(
-                    desk.request, "DELETE", "/api/account", json={"password": password},
+                    desk.request,
+                    "DELETE",
+                    "/api/account",
+                    json={"password": password},
                     headers=desk_csrf,
-                )  # fmt: skip
+                )
                 assert r.status_code == 200, r.text
                 await second.wait(lambda c: c.seat is None and c.errors[-1]["code"] == "revoked")
                 await first.wait(lambda c: c.table["seats"][0]["name"] == "Deleted player")
@@ -678,10 +702,16 @@ def test_a_rematch_asked_on_two_processes_at_once_is_one_table(two_processes, po
             httpx.AsyncClient(base_url=bases[0], timeout=30) as one,
             httpx.AsyncClient(base_url=bases[1], timeout=30) as two,
         ):
-            return list(await asyncio.gather(*(
-                http.post(f"/api/tables/{table_id}/rematch", headers={"X-Seat-Token": token})
-                for http, token in zip((one, two), tokens, strict=True)
-            )))  # fmt: skip
+            return list(
+                await asyncio.gather(
+                    *(
+                        http.post(
+                            f"/api/tables/{table_id}/rematch", headers={"X-Seat-Token": token}
+                        )
+                        for http, token in zip((one, two), tokens, strict=True)
+                    )
+                )
+            )
 
     answers = asyncio.run(finish_and_ask())
     assert [r.status_code for r in answers] == [200, 200]
@@ -720,11 +750,15 @@ def test_a_bot_account_connected_to_one_process_is_online_and_invited_from_the_o
             welcome = json.loads(await ws.recv())
             assert ann.get("/api/bots/online").json()["bots"] == ["Deep Thought"]
             assert ann.get("/api/bots").json()["bots"][0]["online"] is True
-            r = ann.post("/api/tables", json={"game": "thirty-one", "players": 3, "name": "x"},
-                         headers=csrf)  # fmt: skip
+            r = ann.post(
+                "/api/tables", json={"game": "thirty-one", "players": 3, "name": "x"}, headers=csrf
+            )
             table_id, mine = r.json()["table"]["id"], {**csrf, "X-Seat-Token": r.json()["token"]}
-            r = ann.post(f"/api/tables/{table_id}/seats/1/bot",
-                         json={"bot": "account:deep thought"}, headers=mine)  # fmt: skip
+            r = ann.post(
+                f"/api/tables/{table_id}/seats/1/bot",
+                json={"bot": "account:deep thought"},
+                headers=mine,
+            )
             assert r.status_code == 200, r.text
             invite = json.loads(await asyncio.wait_for(ws.recv(), 10))
             assert invite["table"] == table_id and invite["seat"] == 1
@@ -736,8 +770,7 @@ def test_a_bot_account_connected_to_one_process_is_online_and_invited_from_the_o
                 replaced = json.loads(await asyncio.wait_for(ws.recv(), 10))
                 assert replaced["code"] == "replaced"  # one connection per bot account
                 with httpx.Client(base_url=bases[1], cookies=ann.cookies) as there:
-                    gone = there.delete(f"/api/bots/Deep Thought/tokens/{token_id}",
-                                        headers=csrf)  # fmt: skip
+                    gone = there.delete(f"/api/bots/Deep Thought/tokens/{token_id}", headers=csrf)
                     assert gone.status_code == 200, gone.text  # asked of the other process
                 ended = json.loads(await asyncio.wait_for(again.recv(), 10))
             return welcome, invite, ended

@@ -77,8 +77,15 @@ def test_two_friends_and_a_bot_play_thirty_two_in_browsers(browser, tmp_path):
         for page in (ann, bob, spy):
             page.on("pageerror", lambda exc: errors.append(str(exc)))
         spy_frames: list[str] = []
-        spy.on("websocket", lambda ws: ws.on("framereceived", lambda payload: spy_frames.append(
-            payload if isinstance(payload, str) else payload.decode())))  # fmt: skip
+        spy.on(
+            "websocket",
+            lambda ws: ws.on(
+                "framereceived",
+                lambda payload: spy_frames.append(
+                    payload if isinstance(payload, str) else payload.decode()
+                ),
+            ),
+        )
 
         # Ann opens a table for three from the lobby's form
         ann.goto(base + "/")

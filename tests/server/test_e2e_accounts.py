@@ -113,8 +113,11 @@ def axe_violations(page: Any) -> list[Any]:
     from axe_playwright_python.sync_playwright import Axe
 
     found = Axe().run(page).response["violations"]
-    return [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in found
-            if v["impact"] in ("serious", "critical")]  # fmt: skip
+    return [
+        (v["id"], [n["target"] for n in v["nodes"]][:3])
+        for v in found
+        if v["impact"] in ("serious", "critical")
+    ]
 
 
 def test_a_rated_thirty_one_against_two_bots_shows_on_the_player_page(browser, tmp_path):
@@ -155,8 +158,9 @@ def test_a_rated_thirty_one_against_two_bots_shows_on_the_player_page(browser, t
         row = page.locator(f"#games tr[data-table='{table_id}']")
         change = api["games"][0]["rating"]
         delta = change["after"] - change["before"]
-        after, moved = re.fullmatch(r"(-?[\d.]+) \(([+-][\d.]+)\)",
-                                    row.locator(".change").inner_text()).groups()  # fmt: skip
+        after, moved = re.fullmatch(
+            r"(-?[\d.]+) \(([+-][\d.]+)\)", row.locator(".change").inner_text()
+        ).groups()
         assert float(after) == pytest.approx(change["after"], abs=0.051)
         assert float(moved) == pytest.approx(delta, abs=0.051) and delta != 0
         assert not axe_violations(page)
@@ -192,10 +196,11 @@ def test_a_bot_account_made_in_the_lobby_is_added_from_the_table_page(browser, t
         said: list[str] = []
         played: list[str] = []
         thread = threading.Thread(
-            target=lambda: played.append(asyncio.run(run(base, token, "heuristic",
-                                                         say=said.append, once=True))),
+            target=lambda: played.append(
+                asyncio.run(run(base, token, "heuristic", say=said.append, once=True))
+            ),
             daemon=True,
-        )  # fmt: skip
+        )
         thread.start()
         page.goto(f"{base}/")
         page.wait_for_selector(

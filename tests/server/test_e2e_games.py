@@ -432,6 +432,16 @@ def test_cards_are_drawn_from_every_decks_notation(browser, tmp_path):
     assert labels["CB1"] == "CB1: blue Clear (copy 1)"
     assert labels["10H"] == "10H: 10 of hearts"
     assert [code for code, _label, _shapes in drawn] == [
-        "KH?", "KB?", "RC1", "7R1", "10G2", "C+1R2", "C+2G1", "CB1", "10H", "QS", None,
-    ]  # fmt: skip
+        "KH?",
+        "KB?",
+        "RC1",
+        "7R1",
+        "10G2",
+        "C+1R2",
+        "C+2G1",
+        "CB1",
+        "10H",
+        "QS",
+        None,
+    ]
     assert all(shapes >= 2 for _code, _label, shapes in drawn[:3])  # a frame and a shape

@@ -41,8 +41,9 @@ async def play_then_close(base: str, table_id: str, token: str, versions: int) -
 def test_the_review_button_shows_progress_then_the_biggest_mistake_first(browser, tmp_path):
     ARTIFACTS.mkdir(exist_ok=True)
     with live_server(str(tmp_path), bot_delay=0, review_iterations=ITERATIONS) as base:
-        table_id, tokens = open_table(base, players=3, humans=1, bots="random",
-                                      options={"end": "open"})  # fmt: skip
+        table_id, tokens = open_table(
+            base, players=3, humans=1, bots="random", options={"end": "open"}
+        )
         with ThreadPoolExecutor(1) as thread:  # Playwright runs its own loop in this one
             thread.submit(asyncio.run, play_then_close(base, table_id, tokens[0], 24)).result()
         ann = Player(browser, f"{base}/t/{table_id}#seat={tokens[0]}", DESKTOP)  # her token

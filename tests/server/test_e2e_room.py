@@ -41,8 +41,16 @@ def close_table(base: str, table_id: str, token: str) -> None:
                 continue
             if message["status"] == "finished":
                 return
-            ws.send(json.dumps({"type": "action", "action": {"type": "close"}, "table": True,
-                                "version": message["version"]}))  # fmt: skip
+            ws.send(
+                json.dumps(
+                    {
+                        "type": "action",
+                        "action": {"type": "close"},
+                        "table": True,
+                        "version": message["version"],
+                    }
+                )
+            )
 
 
 def test_rules_and_help_are_reached_from_the_lobby_the_form_and_the_table(browser, tmp_path):
@@ -266,8 +274,9 @@ def test_the_lobbys_three_lists_update_without_a_reload(browser, tmp_path):
         page.wait_for_selector("#lobby-conn:has-text('live')")
         for list_id in ("open-list", "playing-list", "finished-list"):
             page.wait_for_selector(f"#{list_id} .empty")  # (visible once the lists came)
-        table_id, tokens = open_table(base, players=3, humans=1, options={"end": "open"},
-                                      start=False)  # fmt: skip
+        table_id, tokens = open_table(
+            base, players=3, humans=1, options={"end": "open"}, start=False
+        )
         row = f"#open-tables tr[data-table='{table_id}']"
         page.wait_for_selector(row)
         assert "Ann" in page.inner_text(row) and "Heuristic bot" in page.inner_text(row)

@@ -117,8 +117,14 @@ class Player(Seat):
         self.page.screenshot(path=str(ARTIFACTS / name))
 
 
-def play_with_keys(player: Player, me: int, turn: Callable[[Player, dict[str, Any]], None],
-                   *, moves: int = 400, seconds: float = 240) -> int:  # fmt: skip
+def play_with_keys(
+    player: Player,
+    me: int,
+    turn: Callable[[Player, dict[str, Any]], None],
+    *,
+    moves: int = 400,
+    seconds: float = 240,
+) -> int:
     """Play ``me``'s turns with ``turn`` (keys only) until the game is over; after each move
     the focus is still in the play area, and on each turn the moves fit the screen."""
     made = 0
@@ -207,8 +213,11 @@ KEYBOARD_GAMES = [
 ]
 
 
-@pytest.mark.parametrize(("game", "players", "options", "viewport", "turn"), KEYBOARD_GAMES,
-                         ids=[g[0] for g in KEYBOARD_GAMES])  # fmt: skip
+@pytest.mark.parametrize(
+    ("game", "players", "options", "viewport", "turn"),
+    KEYBOARD_GAMES,
+    ids=[g[0] for g in KEYBOARD_GAMES],
+)
 def test_a_whole_game_with_the_keyboard_alone(
     browser, tmp_path, game, players, options, viewport, turn
 ):
@@ -217,7 +226,7 @@ def test_a_whole_game_with_the_keyboard_alone(
         for _ in range(5):  # a bot dealt a Thirty-two may declare it before Ann ever acts
             table_id, tokens = open_table(
                 base, game=game, players=players, humans=1, bots="medium", options=options
-            )  # fmt: skip
+            )
             url = f"{base}/t/{table_id}#seat={tokens[0]}"
             ann = Player(browser, url, viewport)
             if ann.my_turn(0) is not None:
@@ -241,8 +250,13 @@ def test_a_whole_game_with_the_keyboard_alone(
         ann.page.screenshot(
             path=str(ARTIFACTS / f"table-{game}-{size(viewport)}-over.png"), full_page=True
         )
-        unit = {"thirty-two": "counter", "thirty-one": "li", "toe": "mark",
-                "memo-match": "card", "three-up-three-down": "card"}[game]  # fmt: skip
+        unit = {
+            "thirty-two": "counter",
+            "thirty-one": "li",
+            "toe": "mark",
+            "memo-match": "card",
+            "three-up-three-down": "card",
+        }[game]
         assert all(unit in line for line in ann.page.locator("#results li").all_inner_texts())
         assert not ann.errors, ann.errors
         ann.context.close()
@@ -250,8 +264,15 @@ def test_a_whole_game_with_the_keyboard_alone(
 
 def test_the_replay_page_passes_axe_and_says_which_moves_the_clock_played(browser, tmp_path):
     with live_server(str(tmp_path), bot_delay=0) as base:
-        table_id, tokens = open_table(base, game="toe", players=2, humans=1, bots="random",
-                                      options={"max_turns": 4}, turn_clock=1)  # fmt: skip
+        table_id, tokens = open_table(
+            base,
+            game="toe",
+            players=2,
+            humans=1,
+            bots="random",
+            options={"max_turns": 4},
+            turn_clock=1,
+        )
         ann = Player(browser, f"{base}/t/{table_id}#seat={tokens[0]}", DESKTOP)
         ann.page.wait_for_selector("#results-panel:not([hidden])", timeout=30000)
         ann.page.goto(f"{base}/r/{table_id}")
@@ -273,8 +294,9 @@ def test_the_title_and_favicon_call_the_player_and_the_sound_and_alerts_are_reme
     browser, tmp_path
 ):
     with live_server(str(tmp_path), bot_delay=0.3) as base:
-        table_id, tokens = open_table(base, game="thirty-two", players=3, humans=1, bots="medium",
-                                      options={"counters": 20})  # fmt: skip
+        table_id, tokens = open_table(
+            base, game="thirty-two", players=3, humans=1, bots="medium", options={"counters": 20}
+        )
         ann = Player(browser, f"{base}/t/{table_id}#seat={tokens[0]}", DESKTOP)
         ann.page.add_init_script("""  // count the notifications the page shows
             window.shown = [];
@@ -324,9 +346,14 @@ def thirty_two_with_a_32_to_declare(data_dir: str) -> tuple[str, dict[int, str]]
     hands = {0: "BS4 BB4 RC2", 1: "RC1 YH2 GT3", 2: "YC1 GS2 BT1"}
     order = [hands[seat].split()[i] for i in range(3) for seat in (0, 1, 2)]
     return stored_table(
-        data_dir, "thirty-two", 3, people={0: "Ann", 1: "Bob", 2: "Cat"},
-        options={"counters": 20}, decks=[[*order, "RS1", "KB?"]], setup={"dealer": 2},
-    )  # fmt: skip
+        data_dir,
+        "thirty-two",
+        3,
+        people={0: "Ann", 1: "Bob", 2: "Cat"},
+        options={"counters": 20},
+        decks=[[*order, "RS1", "KB?"]],
+        setup={"dealer": 2},
+    )
 
 
 def test_thirty_two_asks_before_a_click_throws_a_declarable_32_away(browser, tmp_path):
@@ -392,8 +419,9 @@ def test_declaring_no_matches_asks_first(browser, tmp_path):
 
 def test_a_move_the_clock_played_is_said_to_be_the_clocks(browser, tmp_path):
     with live_server(str(tmp_path)) as base:
-        table_id, tokens = open_table(base, game="thirty-two", players=3, humans=1, bots="medium",
-                                      turn_clock=2)  # fmt: skip
+        table_id, tokens = open_table(
+            base, game="thirty-two", players=3, humans=1, bots="medium", turn_clock=2
+        )
         ann = Player(browser, f"{base}/t/{table_id}#seat={tokens[0]}", DESKTOP)
         ann.page.wait_for_selector(
             "#log :text('Time ran out: the clock played for you.')", timeout=20000
@@ -430,8 +458,15 @@ def test_a_held_move_can_be_undone_before_it_is_sent(browser, tmp_path):
 def test_threats_are_marked_at_a_toe_table_with_hints(browser, tmp_path):
     rng = random.Random(4)
     with live_server(str(tmp_path), bot_delay=0.05) as base:
-        table_id, tokens = open_table(base, game="toe", players=2, humans=1, bots="random",
-                                      options={"max_turns": 60}, hints=True)  # fmt: skip
+        table_id, tokens = open_table(
+            base,
+            game="toe",
+            players=2,
+            humans=1,
+            bots="random",
+            options={"max_turns": 60},
+            hints=True,
+        )
         ann = Player(browser, f"{base}/t/{table_id}#seat={tokens[0]}", DESKTOP)
         seen = False
         for _ in range(60):
@@ -560,8 +595,9 @@ def test_many_cards_known_in_an_opponents_hand_stay_one_row_on_a_phone(browser, 
 
 def test_a_thirty_one_table_with_hints_says_what_a_draw_and_the_take_make(browser, tmp_path):
     with live_server(str(tmp_path), bot_delay=0.05) as base:
-        table_id, tokens = open_table(base, game="thirty-one", players=2, humans=1,
-                                      bots="medium", hints=True)  # fmt: skip
+        table_id, tokens = open_table(
+            base, game="thirty-one", players=2, humans=1, bots="medium", hints=True
+        )
         ann = Player(browser, f"{base}/t/{table_id}#seat={tokens[0]}", DESKTOP)
         for _ in range(20):
             obs = ann.my_turn(0)

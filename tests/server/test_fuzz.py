@@ -55,30 +55,73 @@ with warnings.catch_warnings():
 STATUSES = {200, 201, 400, 401, 403, 404, 409, 413, 422, 429}
 """Every status the HTTP API may answer with (docs/protocol.md; 413 and 429 for hostile load)."""
 ERROR_CODES = {
-    "malformed", "unknown_type", "hello_first", "already_joined", "bad_token", "not_seated",
-    "not_playing", "stale", "illegal", "too_large", "rate_limited", "no_table", "storage",
-    "bad_chat", "chat_full",
-}  # fmt: skip
+    "malformed",
+    "unknown_type",
+    "hello_first",
+    "already_joined",
+    "bad_token",
+    "not_seated",
+    "not_playing",
+    "stale",
+    "illegal",
+    "too_large",
+    "rate_limited",
+    "no_table",
+    "storage",
+    "bad_chat",
+    "chat_full",
+}
 """The websocket's documented error codes, less ``internal``: that one is a server bug."""
 SUMMARY = {
-    "id", "game", "title", "players", "options", "status", "version", "turn_clock", "on_timeout",
-    "hints", "rated", "score_unit", "seats", "bots", "created_at", "results", "rematch",
+    "id",
+    "game",
+    "title",
+    "players",
+    "options",
+    "status",
+    "version",
+    "turn_clock",
+    "on_timeout",
+    "hints",
+    "rated",
+    "score_unit",
+    "seats",
+    "bots",
+    "created_at",
+    "results",
+    "rematch",
     "rematch_of",
-}  # fmt: skip
+}
 """The fields of a table summary (docs/protocol.md)."""
 MESSAGE_TYPES = {
-    "welcome", "state", "update", "table", "rematch", "ack", "pong", "error", "seat", "chat",
-}  # fmt: skip
+    "welcome",
+    "state",
+    "update",
+    "table",
+    "rematch",
+    "ack",
+    "pong",
+    "error",
+    "seat",
+    "chat",
+}
 FROZEN = 3600.0
 """Bot delay of the HTTP-fuzzed room: its bots never move, so nothing changes behind a request."""
 UNSHOWABLE = {"Cc", "Cf", "Cs", "Zl", "Zp"}
 """Unicode categories no shown name may hold: controls, format (bidi, zero-width), surrogates,
 line and paragraph separators."""
 BOUNDED = settings(
-    derandomize=True, database=None, deadline=None, phases=[Phase.explicit, Phase.generate],
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
-                           HealthCheck.data_too_large, HealthCheck.large_base_example],
-)  # fmt: skip
+    derandomize=True,
+    database=None,
+    deadline=None,
+    phases=[Phase.explicit, Phase.generate],
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.filter_too_much,
+        HealthCheck.data_too_large,
+        HealthCheck.large_base_example,
+    ],
+)
 
 
 def fuzz(examples: int) -> settings:
@@ -99,10 +142,13 @@ def stored(data_dir: Path, table_id: str | None = None) -> dict[str, list[tuple[
                 f"SELECT * FROM {name}{where.format(key=key)} ORDER BY 1, 2", args
             ).fetchall()
             for name, key in (
-                ("tables", "id"), ("seats", "table_id"), ("actions", "table_id"),
-                ("users", "id"), ("sessions", "user_id"),
+                ("tables", "id"),
+                ("seats", "table_id"),
+                ("actions", "table_id"),
+                ("users", "id"),
+                ("sessions", "user_id"),
             )
-        }  # fmt: skip
+        }
 
 
 def post(client: TestClient, url: str, body: Any, **kw: Any) -> httpx.Response:
@@ -237,9 +283,13 @@ def send(client: TestClient, case: Any) -> httpx.Response:
     kw = case.as_transport_kwargs(base_url=str(client.base_url))
     try:
         return client.request(
-            kw["method"], kw["url"], headers=kw.get("headers"), params=kw.get("params"),
-            json=kw.get("json"), content=kw.get("data"),
-        )  # fmt: skip
+            kw["method"],
+            kw["url"],
+            headers=kw.get("headers"),
+            params=kw.get("params"),
+            json=kw.get("json"),
+            content=kw.get("data"),
+        )
     finally:  # an account a case registered does not sign in the cases after it
         client.cookies.clear()
 
@@ -320,11 +370,15 @@ OPTION_NAMES = sorted({option.name for cls in GAMES.values() for option in cls.o
 RESERVED = ["players", "name", "self", "bank", "cls", "seed", "decks", "setup", "__class__"]
 """Option names that are no option but could collide with how a game is made."""
 OPTION_VALUES = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=20),
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(),
+    st.text(max_size=20),
     st.sampled_from(["builtin", "open", "x@1", "first_elimination", "bot"]),
     st.lists(st.integers(), max_size=3),
     st.dictionaries(st.text(max_size=4), st.integers(), max_size=2),
-)  # fmt: skip
+)
 
 
 @fuzz(60)
@@ -380,9 +434,22 @@ def test_a_reserved_option_name_is_refused(room, reserved):
 
 
 HOSTILE_NAMES = [
-    "Ann\u200b", "\u202eAnn", "A\u0000nn", "\x1b[31mAnn", "Ａｎｎ", "ＡＮＮ", "Ann\u2028",
-    "\ufeffAnn", "ﬀ", "A\u0301nn", "Ann\u2066", "\U000e0041Ann", "\u00adAnn", "B\ud800b", "\u00b4B",
-]  # fmt: skip
+    "Ann\u200b",
+    "\u202eAnn",
+    "A\u0000nn",
+    "\x1b[31mAnn",
+    "Ａｎｎ",
+    "ＡＮＮ",
+    "Ann\u2028",
+    "\ufeffAnn",
+    "ﬀ",
+    "A\u0301nn",
+    "Ann\u2066",
+    "\U000e0041Ann",
+    "\u00adAnn",
+    "B\ud800b",
+    "\u00b4B",
+]
 """Zero-width, bidi, control, full-width (NFKC: "Ann"), separator, BOM, ligature, combining,
 tag, soft-hyphen and lone-surrogate names."""
 
@@ -425,9 +492,13 @@ FIELDS = sorted(
     {p.name for cls in GAMES.values() for kind in cls.codec.kinds.values() for p in kind.params}
 )
 LEAF = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=12),
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(),
+    st.text(max_size=12),
     st.sampled_from(["RC1", "GS1", "KB?", "A1", "C7", "7", "C", "wasted", "²", "-0", " 1 ", "١"]),
-)  # fmt: skip
+)
 JSON = st.recursive(
     LEAF,
     lambda inner: (
@@ -436,9 +507,20 @@ JSON = st.recursive(
     max_leaves=8,
 )
 HUGE = st.sampled_from(
-    [2**63, -(2**63) - 1, 2**64 + 1, 10**40, 2**53 + 1, 1e308, -1e308, 5e-324, float("inf"),
-     float("nan"), -0.0]
-) | st.integers(min_value=2**63)  # fmt: skip
+    [
+        2**63,
+        -(2**63) - 1,
+        2**64 + 1,
+        10**40,
+        2**53 + 1,
+        1e308,
+        -1e308,
+        5e-324,
+        float("inf"),
+        float("nan"),
+        -0.0,
+    ]
+) | st.integers(min_value=2**63)
 
 
 def nested(depth: int) -> Any:
@@ -495,10 +577,11 @@ def test_a_legal_pattern_is_fuzzed_as_actions_it_stands_for():
     state, _ = declared()
     game = state.game
     legal = [
-        {"pattern": game.pattern_to_wire(e)} if isinstance(e, ActionPattern)
+        {"pattern": game.pattern_to_wire(e)}
+        if isinstance(e, ActionPattern)
         else {"action": game.action_to_wire(e)}
         for e in state.legal_summary(2)
-    ]  # fmt: skip
+    ]
     sender = Socket.__new__(Socket)
     sender.legal = legal
     played = {game.action_from_wire(Seen(i).action(sender)) for i in range(4)}
@@ -512,7 +595,7 @@ WIRE = st.one_of(
     st.builds(
         Seen, st.integers(0, 99), st.sampled_from(["type", *FIELDS]) | st.text(max_size=5), ODD
     ),
-)  # fmt: skip
+)
 """Actions in random wire shapes: any JSON, any kind with any fields, mutated legal ones."""
 VERSIONS = st.one_of(st.builds(Seen, st.integers(-2, 2)), ODD)
 REFS = st.one_of(st.none(), st.text(max_size=8), ODD, DEEP)
@@ -541,9 +624,11 @@ def _legal(index: int, ref: Any) -> Frame:
 KINDS_OF_FRAME: dict[str, st.SearchStrategy[Frame]] = {
     "legal": st.builds(_legal, st.integers(0, 99), REFS),
     "action": st.builds(
-        _action, WIRE,
-        st.fixed_dictionaries({}, optional={"version": VERSIONS, "ref": ODD,
-                                            "table": st.just(True) | ODD}),
+        _action,
+        WIRE,
+        st.fixed_dictionaries(
+            {}, optional={"version": VERSIONS, "ref": ODD, "table": st.just(True) | ODD}
+        ),
         st.dictionaries(st.text(max_size=6), ODD, max_size=1) | st.just({}),
     ),
     "object": st.builds(
@@ -553,9 +638,12 @@ KINDS_OF_FRAME: dict[str, st.SearchStrategy[Frame]] = {
     ),
     "hello": st.builds(
         lambda token, version: (
-            "json", {"type": "hello", "token": token, "version": version}, False
+            "json",
+            {"type": "hello", "token": token, "version": version},
+            False,
         ),
-        st.builds(Token, st.integers(0, 3)) | st.sampled_from(["forged", ""]) | ODD, VERSIONS,
+        st.builds(Token, st.integers(0, 3)) | st.sampled_from(["forged", ""]) | ODD,
+        VERSIONS,
     ),
     "sync": VERSIONS.map(lambda version: ("json", {"type": "sync", "version": version}, False)),
     "ping": ODD.map(lambda ref: ("json", {"type": "ping", "ref": ref}, False)),
@@ -566,7 +654,7 @@ KINDS_OF_FRAME: dict[str, st.SearchStrategy[Frame]] = {
         lambda raw: ("bytes", raw, False)
     ),
     "deep": st.integers(200, 1500).map(lambda depth: ("text", "[" * depth + "]" * depth, False)),
-}  # fmt: skip
+}
 FRAMES = st.sampled_from(
     ["legal"] * 4
     + ["action"] * 4
@@ -714,8 +802,11 @@ def test_hostile_messages_get_documented_errors_and_change_nothing(arena, steps)
     sockets: dict[str, Socket] = {}
     tokens = [*arena.tokens, *arena.other_tokens]
     try:
-        for name, token in (("seat 0", arena.tokens[0]), ("seat 1", arena.tokens[1]),
-                            ("spectator", None)):  # fmt: skip
+        for name, token in (
+            ("seat 0", arena.tokens[0]),
+            ("seat 1", arena.tokens[1]),
+            ("spectator", None),
+        ):
             sockets[name] = Socket(arena.url(arena.table), arena.probes)
             sockets[name].hello(token)
         for who, frame in steps:
@@ -780,8 +871,16 @@ def test_after_the_fuzz_the_room_still_answers_and_plays(arena):
         mover = movers[0]
         seen = mover.version
         assert seen is not None
-        mover.ws.send(dumps({"type": "action", "version": seen, "ref": "last",
-                             "action": mover.legal[0]["action"]}))  # fmt: skip
+        mover.ws.send(
+            dumps(
+                {
+                    "type": "action",
+                    "version": seen,
+                    "ref": "last",
+                    "action": mover.legal[0]["action"],
+                }
+            )
+        )
         replies = mover.settle()
         assert {"type": "ack", "ref": "last", "version": seen + 1} in replies, replies
         for sock in sockets:

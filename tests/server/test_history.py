@@ -13,14 +13,28 @@ from tripletopper.server.ratings import Place
 from tripletopper.server.storage import SeatRow, TableRow
 
 
-def put_table(client, table_id: str, status: str, at: float, seats: dict[int, SeatRow],
-              results: Results | None = None) -> TableRow:  # fmt: skip
+def put_table(
+    client,
+    table_id: str,
+    status: str,
+    at: float,
+    seats: dict[int, SeatRow],
+    results: Results | None = None,
+) -> TableRow:
     row = TableRow(
-        id=table_id, game="thirty-one", players=len(seats), options={}, seed=1, status=status,
-        created_at=at, started_at=at if status != "open" else None,
+        id=table_id,
+        game="thirty-one",
+        players=len(seats),
+        options={},
+        seed=1,
+        status=status,
+        created_at=at,
+        started_at=at if status != "open" else None,
         finished_at=at + 1 if status == "finished" else None,
-        results=results.to_json() if results else None, rated=status == "finished", seats=seats,
-    )  # fmt: skip
+        results=results.to_json() if results else None,
+        rated=status == "finished",
+        seats=seats,
+    )
 
     def job(conn) -> None:
         storage.insert_table(conn, row)
@@ -48,13 +62,22 @@ def room(tmp_path, db_url):
         db = client.app.state.room.db
         for n, scores in enumerate(([9, 5, 1], [2, 8, 5])):  # Ann wins, then Bob does
             results = Results.by_score(scores)
-            put_table(client, f"g{n}", "finished", 100.0 + n * 10,
-                      {0: ann(0), 1: bob(1), 2: easy(2)}, results)  # fmt: skip
+            put_table(
+                client,
+                f"g{n}",
+                "finished",
+                100.0 + n * 10,
+                {0: ann(0), 1: bob(1), 2: easy(2)},
+                results,
+            )
             seated = [
                 Place(s, p, results.rank_of(s)) for s, p in enumerate(["u:1", "u:2", "b:easy"])
             ]
-            db.run_now(lambda conn, n=n, seated=seated: ratings.rate_game(
-                conn, f"g{n}", "thirty-one", seated, 101.0 + n * 10))  # fmt: skip
+            db.run_now(
+                lambda conn, n=n, seated=seated: ratings.rate_game(
+                    conn, f"g{n}", "thirty-one", seated, 101.0 + n * 10
+                )
+            )
         put_table(client, "run", "playing", 50.0, {0: ann(0), 1: easy(1)})
         put_table(client, "wait", "open", 40.0, {0: ann(0)})
         put_table(client, "other", "playing", 200.0, {0: bob(0), 1: easy(1)})
@@ -70,7 +93,10 @@ def test_the_leaderboard_ranks_people_and_bots_by_rating(room):
     shown = [p["rating"] for p in board]
     assert shown == sorted(shown, reverse=True) and len(set(shown)) == 3
     assert {p["name"]: p["kind"] for p in board} == {
-        "Ann": "person", "Bob": "person", "Easy bot": "bot"}  # fmt: skip
+        "Ann": "person",
+        "Bob": "person",
+        "Easy bot": "bot",
+    }
     assert board[0]["page"] == f"/players/{board[0]['name']}"
     page = room.get("/api/leaderboard/thirty-one?limit=1&offset=1").json()["players"]
     assert [(p["rank"], p["name"]) for p in page] == [(2, board[1]["name"])]
@@ -79,9 +105,14 @@ def test_the_leaderboard_ranks_people_and_bots_by_rating(room):
 
 @pytest.mark.parametrize(
     ("query", "status"),
-    [("?limit=101", 422), ("?limit=0", 422), ("?offset=-1", 422), ("?offset=10001", 422),
-     ("?limit=x", 422)],
-)  # fmt: skip
+    [
+        ("?limit=101", 422),
+        ("?limit=0", 422),
+        ("?offset=-1", 422),
+        ("?offset=10001", 422),
+        ("?limit=x", 422),
+    ],
+)
 def test_leaderboard_pages_are_bounded(room, query, status):
     r = room.get(f"/api/leaderboard/thirty-one{query}")
     assert r.status_code == status and r.json()["code"] == "malformed"
@@ -130,9 +161,15 @@ def test_no_account_data_in_public_answers(room):
     registered = str(int(room.get("/api/account").json()["account"]["created_at"]))
     texts = [
         room.get(path).text
-        for path in ("/api/leaderboard/thirty-one", "/api/players/Ann", "/api/players/Bob",
-                     "/api/tables/g0", "/api/tables/other", "/api/lobby")
-    ]  # fmt: skip
+        for path in (
+            "/api/leaderboard/thirty-one",
+            "/api/players/Ann",
+            "/api/players/Bob",
+            "/api/tables/g0",
+            "/api/tables/other",
+            "/api/lobby",
+        )
+    ]
     for text in texts:
         assert "user_id" not in text and '"u:' not in text and "password" not in text
         assert "token_hash" not in text and registered not in text

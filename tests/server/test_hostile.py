@@ -55,13 +55,15 @@ def refusal(ws):
 
 
 def people_table(client, game, names, **body):
-    r = client.post("/api/tables", json={"game": game, "players": len(names), "name": names[0],
-                                         **body})  # fmt: skip
+    r = client.post(
+        "/api/tables", json={"game": game, "players": len(names), "name": names[0], **body}
+    )
     assert r.status_code == 201, r.text
     table_id, tokens = r.json()["table"]["id"], [r.json()["token"]]
     for seat, name in enumerate(names[1:], 1):
-        tokens.append(client.post(f"/api/tables/{table_id}/seats/{seat}", json={"name": name})
-                      .json()["token"])  # fmt: skip
+        tokens.append(
+            client.post(f"/api/tables/{table_id}/seats/{seat}", json={"name": name}).json()["token"]
+        )
     assert client.post(f"/api/tables/{table_id}/start", headers=seat_header(tokens[0])).is_success
     return table_id, tokens
 
@@ -107,8 +109,9 @@ def test_a_player_cannot_fire_the_quiz_shows_clocks(tmp_path, phase):
                     until(bob, "update")
                 assert until(ws, "update")["version"] == 1
                 version = 1
-            ws.send_json({"type": "action", "action": {"type": "timeout"}, "table": True,
-                          "version": version})  # fmt: skip
+            ws.send_json(
+                {"type": "action", "action": {"type": "timeout"}, "table": True, "version": version}
+            )
             assert refusal(ws)["code"] == "illegal"
         assert version_of(client, table_id) == version
 
@@ -120,8 +123,15 @@ def test_a_player_still_closes_an_open_thirty_two_table(tmp_path):
         )
         with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
             hello(ws, tokens[2])
-            ws.send_json({"type": "action", "action": {"type": "close"}, "table": True,
-                          "version": 0, "ref": 7})  # fmt: skip
+            ws.send_json(
+                {
+                    "type": "action",
+                    "action": {"type": "close"},
+                    "table": True,
+                    "version": 0,
+                    "ref": 7,
+                }
+            )
             assert until(ws, "ack")["ref"] == 7
         assert client.get(f"/api/tables/{table_id}").json()["table"]["status"] == "finished"
 
@@ -156,8 +166,10 @@ def test_every_sync_at_a_version_shares_one_serialized_view(tmp_path):
         table.view = lambda seat: calls.append(seat) or original(seat)
         first = table.snapshot_text(1)
         for _ in range(20):
-            assert json.loads(table.snapshot_text(1))["observation"] == json.loads(first)[
-                "observation"]  # fmt: skip
+            assert (
+                json.loads(table.snapshot_text(1))["observation"]
+                == json.loads(first)["observation"]
+            )
         table.snapshot_text(None)
         assert calls == [1, None]
 
@@ -207,14 +219,16 @@ def test_table_creation_is_rate_limited_per_address(tmp_path):
 
 def test_open_tables_are_capped_per_address(tmp_path):
     with room(tmp_path, open_per_address=2) as client:
-        ids = [client.post("/api/tables", json={"game": "toe"}).json()["table"]["id"]
-               for _ in range(2)]  # fmt: skip
+        ids = [
+            client.post("/api/tables", json={"game": "toe"}).json()["table"]["id"] for _ in range(2)
+        ]
         r = client.post("/api/tables", json={"game": "toe"})
         assert r.status_code == 429 and r.json()["code"] == "too_many_tables"
         # once one of them starts, another may be opened
         token = client.post(f"/api/tables/{ids[0]}/seats/0", json={"name": "Ann"}).json()["token"]
-        client.post(f"/api/tables/{ids[0]}/seats/1/bot", json={"bot": "easy"},
-                    headers=seat_header(token))  # fmt: skip
+        client.post(
+            f"/api/tables/{ids[0]}/seats/1/bot", json={"bot": "easy"}, headers=seat_header(token)
+        )
         assert client.post(f"/api/tables/{ids[0]}/start", headers=seat_header(token)).is_success
         assert client.post("/api/tables", json={"game": "toe"}).status_code == 201
 
@@ -269,7 +283,8 @@ def test_creations_at_the_same_instant_cannot_pass_the_open_table_cap_together(t
 def test_taking_seats_is_rate_limited_per_address(tmp_path):
     with room(tmp_path, rates={"seat": "2/minute"}) as client:
         table_id = client.post("/api/tables", json={"game": "memo-match", "players": 4}).json()[
-            "table"]["id"]  # fmt: skip
+            "table"
+        ]["id"]
         for seat, name in enumerate(["Ann", "Bob"]):
             assert client.post(
                 f"/api/tables/{table_id}/seats/{seat}", json={"name": name}
@@ -277,7 +292,8 @@ def test_taking_seats_is_rate_limited_per_address(tmp_path):
         r = client.post(f"/api/tables/{table_id}/seats/2", json={"name": "Cat"})
         assert r.status_code == 429 and "Retry-After" in r.headers
         assert [s["name"] for s in client.get(f"/api/tables/{table_id}").json()["table"]["seats"]][
-            :3] == ["Ann", "Bob", None]  # fmt: skip
+            :3
+        ] == ["Ann", "Bob", None]
 
 
 def test_bodies_over_64_kb_are_refused_before_they_are_read(client):
@@ -380,13 +396,23 @@ def test_favicon_and_offline_docs(client):
 
 
 def bot_table(client, *, end="open"):
-    r = client.post("/api/tables", json={"game": "thirty-two", "players": 3, "name": "Ann",
-                                         "options": {"end": end, "counters": 1000}})  # fmt: skip
+    r = client.post(
+        "/api/tables",
+        json={
+            "game": "thirty-two",
+            "players": 3,
+            "name": "Ann",
+            "options": {"end": end, "counters": 1000},
+        },
+    )
     # (so many counters that the bots cannot end the game within a test's grace period)
     table_id, token = r.json()["table"]["id"], r.json()["token"]
     for seat in (1, 2):
-        client.post(f"/api/tables/{table_id}/seats/{seat}/bot", json={"bot": "medium"},
-                    headers=seat_header(token))  # fmt: skip
+        client.post(
+            f"/api/tables/{table_id}/seats/{seat}/bot",
+            json={"bot": "medium"},
+            headers=seat_header(token),
+        )
     assert client.post(f"/api/tables/{table_id}/start", headers=seat_header(token)).is_success
     return table_id, token
 
@@ -494,8 +520,10 @@ def watched_while_an_action_is_saved(tmp_path, watch):
         db.start()
         room_ = Room(db, BotPool(1, 5.0), Settings(bot_delay=0))
         try:
-            people = {s: SeatRow(s, name, "human", None, f"h{s}") for s, name in
-                      enumerate(["Ann", "Bob", "Cat"])}  # fmt: skip
+            people = {
+                s: SeatRow(s, name, "human", None, f"h{s}")
+                for s, name in enumerate(["Ann", "Bob", "Cat"])
+            }
             table = await room_.create("thirty-two", 3, {}, seats=people, start=True)
             assert table.state is not None
             seat = table.state.to_act()[0]
@@ -558,8 +586,9 @@ def test_replays_are_built_once_and_rate_limited_per_address(tmp_path):
         )
         with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
             hello(ws, tokens[0])
-            ws.send_json({"type": "action", "action": {"type": "close"}, "table": True,
-                          "version": 0})  # fmt: skip
+            ws.send_json(
+                {"type": "action", "action": {"type": "close"}, "table": True, "version": 0}
+            )
             until(ws, "update")
         table = client.app.state.room.tables[table_id]
         first = client.get(f"/api/tables/{table_id}/replay")
@@ -567,8 +596,9 @@ def test_replays_are_built_once_and_rate_limited_per_address(tmp_path):
         table.replays[None] = '{"cached": true}'  # a second call answers what was built
         # (with the table's chat, read anew: people may still talk after the game)
         assert client.get(f"/api/tables/{table_id}/replay").json() == {"cached": True, "chat": []}
-        client.get(f"/api/tables/{table_id}/replay", params={"seat": 0},
-                   headers=seat_header(tokens[0]))  # fmt: skip
+        client.get(
+            f"/api/tables/{table_id}/replay", params={"seat": 0}, headers=seat_header(tokens[0])
+        )
         r = client.get(f"/api/tables/{table_id}/replay")
         assert r.status_code == 429 and r.json()["code"] == "rate_limited"
 

@@ -16,10 +16,22 @@ from tripletopper.server.storage import ActionRow, TableRow, open_database
 
 def _table(db: storage.Database, table_id: str, status: str = "playing") -> None:
     row = TableRow(
-        id=table_id, game="thirty-two", players=2, options={}, seed=1, status=status,
-        created_at=0.0, turn_clock=None, on_timeout="default", hints=False, decks=None,
-        setup={}, started_at=0.0, rematch_of=None, seats={},
-    )  # fmt: skip
+        id=table_id,
+        game="thirty-two",
+        players=2,
+        options={},
+        seed=1,
+        status=status,
+        created_at=0.0,
+        turn_clock=None,
+        on_timeout="default",
+        hints=False,
+        decks=None,
+        setup={},
+        started_at=0.0,
+        rematch_of=None,
+        seats={},
+    )
     db.run_now(lambda conn: storage.insert_table(conn, row))
 
 

@@ -20,8 +20,15 @@ def test_the_lobby_lists_open_running_and_finished_games(tmp_path):
     with room(tmp_path, bot_delay=30) as client:
         finished, _ = finished_table(client, ["Ann", "Bob"], bots=1)
         playing, tokens = people_table(client, "toe", ["Cat", "Dan"])
-        r = client.post("/api/tables", json={"game": "memo-match", "players": 3, "name": "Eve",
-                                             "options": {"reveal": "private"}})  # fmt: skip
+        r = client.post(
+            "/api/tables",
+            json={
+                "game": "memo-match",
+                "players": 3,
+                "name": "Eve",
+                "options": {"reveal": "private"},
+            },
+        )
         waiting = r.json()["table"]["id"]
         lists = client.get("/api/lobby").json()
         assert ids(lists) == {"open": [waiting], "playing": [playing], "finished": [finished]}
@@ -52,8 +59,10 @@ def test_browsers_on_the_lobby_socket_get_each_change_but_not_moves(tmp_path):
     with room(tmp_path, bot_delay=30) as client, client.websocket_connect("/ws/lobby") as ws:
         first = ws.receive_json()
         assert first["type"] == "lobby" and ids(first) == {
-            "open": [], "playing": [], "finished": [],
-        }  # fmt: skip
+            "open": [],
+            "playing": [],
+            "finished": [],
+        }
         assert isinstance(first["now"], float)
         r = client.post("/api/tables", json={"game": "toe", "name": "Ann"})
         table_id, token = r.json()["table"]["id"], r.json()["token"]

@@ -21,7 +21,7 @@ def open_memo(client) -> tuple[str, list[str]]:
     body = client.post(
         "/api/tables",
         json={"game": "memo-match", "players": 2, "name": "Ann", "options": {"max_turns": TURNS}},
-    ).json()  # fmt: skip
+    ).json()
     tid, tokens = body["table"]["id"], [body["token"]]
     tokens.append(client.post(f"/api/tables/{tid}/seats/1", json={"name": "Bob"}).json()["token"])
     client.post(f"/api/tables/{tid}/start", headers=seat_header(tokens[0]))

@@ -65,7 +65,7 @@ def memo_table(client, players: int) -> tuple[str, list[str]]:
     names = ["Ann", "Bob", "Cat", "Dan"][:players]
     body = client.post(
         "/api/tables", json={"game": "memo-match", "players": players, "name": names[0]}
-    ).json()  # fmt: skip
+    ).json()
     tid, tokens = body["table"]["id"], [body["token"]]
     for seat, name in enumerate(names[1:], 1):
         answer = client.post(f"/api/tables/{tid}/seats/{seat}", json={"name": name}).json()
@@ -84,9 +84,11 @@ def receive(ws, kind: str) -> dict[str, Any]:
 def a_pair(face_up: dict[str, str]) -> list[str]:
     up = list(face_up.items())
     return next(
-        [p, q] for i, (p, a) in enumerate(up) for q, b in up[i + 1 :]
+        [p, q]
+        for i, (p, a) in enumerate(up)
+        for q, b in up[i + 1 :]
         if matching_variables(a, b) >= MATCH
-    )  # fmt: skip
+    )
 
 
 def test_a_claim_of_no_two_face_up_cards_is_refused_and_changes_nothing(client):
@@ -122,11 +124,18 @@ def test_a_claim_of_no_two_face_up_cards_is_refused_and_changes_nothing(client):
         on_table = before["observation"]["table"]
         assert len(on_table) == 123 and "D11" not in on_table and "E11" not in on_table
         assert before["legal"] == [
-            {"pattern": {"action": {"type": "claim"}, "field": "positions", "pick": 2,
-                         "from": on_table},
-             "label": "claim a pair while spotting ('claim A1 C7')", "count": 123 * 122 // 2},
+            {
+                "pattern": {
+                    "action": {"type": "claim"},
+                    "field": "positions",
+                    "pick": 2,
+                    "from": on_table,
+                },
+                "label": "claim a pair while spotting ('claim A1 C7')",
+                "count": 123 * 122 // 2,
+            },
             {"action": {"type": "pass"}, "label": "stop spotting", "text": "pass"},
-        ]  # fmt: skip
+        ]
         refused = [
             (["A1", "E11"], "illegal", "'claim A1 E11' is not allowed: there is no card at E11"),
             (["D11", "E11"], "illegal", "there is no card at D11"),

@@ -30,21 +30,25 @@ def test_the_javascript_bot_plays_a_whole_game(tmp_path):
         ann, csrf = person(base, "Ann")
         token = bot_with_token(ann, csrf, "Node Runner")
         proc = subprocess.Popen(
-            [node, str(BOT), base, token, "--once"], stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT, text=True,
-        )  # fmt: skip
+            [node, str(BOT), base, token, "--once"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
         try:
             ends = time.monotonic() + 30
             while ann.get("/api/bots/online").json()["bots"] != ["Node Runner"]:
                 assert time.monotonic() < ends and proc.poll() is None, "the bot did not connect"
                 time.sleep(0.05)
-            r = ann.post("/api/tables", json={"game": "thirty-one", "players": 3, "name": "x"},
-                         headers=csrf)  # fmt: skip
+            r = ann.post(
+                "/api/tables", json={"game": "thirty-one", "players": 3, "name": "x"}, headers=csrf
+            )
             table_id = r.json()["table"]["id"]
             mine = {**csrf, "X-Seat-Token": r.json()["token"]}
             for seat, bot in ((1, "account:Node Runner"), (2, "easy")):
-                ann.post(f"/api/tables/{table_id}/seats/{seat}/bot", json={"bot": bot},
-                         headers=mine).raise_for_status()  # fmt: skip
+                ann.post(
+                    f"/api/tables/{table_id}/seats/{seat}/bot", json={"bot": bot}, headers=mine
+                ).raise_for_status()
             ann.post(f"/api/tables/{table_id}/start", headers=mine).raise_for_status()
             ann.delete(f"/api/tables/{table_id}/seats/0", headers=mine).raise_for_status()
             out, _ = proc.communicate(timeout=120)  # Ann's seat is played by a bot now
@@ -70,8 +74,12 @@ def test_the_javascript_bot_accepts_a_rematch_and_plays_it(tmp_path):
     with live_server(str(tmp_path), bot_delay=0.02, rematch_wait=600.0) as base:
         ann, csrf = person(base, "Ann")
         token = bot_with_token(ann, csrf, "Node Runner")
-        proc = subprocess.Popen([node, str(BOT), base, token], stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True)  # fmt: skip
+        proc = subprocess.Popen(
+            [node, str(BOT), base, token],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
         try:
             ends = time.monotonic() + 30
             while ann.get("/api/bots/online").json()["bots"] != ["Node Runner"]:
@@ -88,5 +96,11 @@ def test_the_javascript_bot_accepts_a_rematch_and_plays_it(tmp_path):
         ann.close()
     assert f"accept the rematch {new}" in out and f"table {new}: finished" in out, out
     assert "refused" not in out, out
-    assert finished == {"status": "finished", "seat": 1, "name": "Node Runner", "kind": "human",
-                        "bot": None, "bot_account": True}  # fmt: skip
+    assert finished == {
+        "status": "finished",
+        "seat": 1,
+        "name": "Node Runner",
+        "kind": "human",
+        "bot": None,
+        "bot_account": True,
+    }

@@ -30,9 +30,12 @@ def stored_record(data_dir: str, table_id: str) -> Record:
     db.stop()
     assert row is not None
     return Record(
-        game=row.game, players=row.players, options=row.options, seed=row.seed,
+        game=row.game,
+        players=row.players,
+        options=row.options,
+        seed=row.seed,
         actions=[(a.seat, a.action) for a in row.actions],
-    )  # fmt: skip
+    )
 
 
 def allowed_cards(record: Record, seat: int | None) -> list[set[str]]:
@@ -141,15 +144,17 @@ def test_a_full_game_its_results_and_its_replays(tmp_path):
             public = http.get(f"/api/tables/{table_id}/replay").json()
             assert "hand" not in public["steps"][0]["observation"]
             mine = http.get(
-                f"/api/tables/{table_id}/replay", params={"seat": 1},
+                f"/api/tables/{table_id}/replay",
+                params={"seat": 1},
                 headers={"X-Seat-Token": tokens[1]},
-            ).json()  # fmt: skip
+            ).json()
             assert "hand" in mine["steps"][0]["observation"]
             assert len(mine["steps"]) == len(public["steps"]) == summary["version"] + 1
             refused = http.get(
-                f"/api/tables/{table_id}/replay", params={"seat": 1},
+                f"/api/tables/{table_id}/replay",
+                params={"seat": 1},
                 headers={"X-Seat-Token": tokens[0]},
-            )  # fmt: skip
+            )
             assert refused.status_code == 403
             # a rematch keeps the seats and the tokens: Bob asks, Ann is offered her seat
             r = http.post(f"/api/tables/{table_id}/rematch", headers={"X-Seat-Token": tokens[1]})

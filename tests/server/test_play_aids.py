@@ -30,9 +30,14 @@ def test_moves_a_turn_clock_played_are_the_clocks_live_after_a_restart_and_in_th
 ):
     # Toe with one turn: the clock draws and plays for X, and the game is over (a draw).
     table_id, tokens = stored_table(
-        str(tmp_path), "toe", 2, people={0: "Ann", 1: "Bob"}, options={"max_turns": 1},
-        setup={"x": 0}, turn_clock=1,
-    )  # fmt: skip
+        str(tmp_path),
+        "toe",
+        2,
+        people={0: "Ann", 1: "Bob"},
+        options={"max_turns": 1},
+        setup={"x": 0},
+        turn_clock=1,
+    )
     with (
         app_on(tmp_path) as client,
         client.websocket_connect(f"/ws/tables/{table_id}") as ann,
@@ -60,8 +65,9 @@ def test_moves_a_turn_clock_played_are_the_clocks_live_after_a_restart_and_in_th
         assert said.count("Time ran out: the clock played for Ann.") == 2
         replay = client.get(f"/api/tables/{table_id}/replay").json()
         assert [step["log"][0] for step in replay["steps"][1:]] == [
-            "Time ran out: the clock played for Ann.", "Time ran out: the clock played for Ann.",
-        ]  # fmt: skip
+            "Time ran out: the clock played for Ann.",
+            "Time ran out: the clock played for Ann.",
+        ]
 
 
 def test_a_move_the_player_made_is_not_the_clocks(client):
@@ -80,9 +86,14 @@ def test_each_discard_in_the_legal_list_says_what_it_keeps(tmp_path):
     hands = {0: "RC1 YH2 GT3", 1: "BS4 BB4 RC2", 2: "YC1 GS2 BT1"}
     order = [hands[seat].split()[i] for i in range(3) for seat in (0, 1, 2)]
     table_id, tokens = stored_table(
-        str(tmp_path), "thirty-two", 3, people={0: "Ann", 1: "Bob", 2: "Cat"},
-        options={"counters": 20}, decks=[[*order, "RS1", "KB?"]], setup={"dealer": 2},
-    )  # fmt: skip
+        str(tmp_path),
+        "thirty-two",
+        3,
+        people={0: "Ann", 1: "Bob", 2: "Cat"},
+        options={"counters": 20},
+        decks=[[*order, "RS1", "KB?"]],
+        setup={"dealer": 2},
+    )
     with app_on(tmp_path) as client:
         with client.websocket_connect(f"/ws/tables/{table_id}") as ann:
             assert [e.get("preview") for e in hello(ann, tokens[0])["legal"]] == [None] * 3
@@ -138,9 +149,15 @@ def test_a_table_says_what_its_scores_count(client, game, players, unit):
 
 def test_a_rematch_keeps_the_tables_hints(tmp_path):
     table_id, tokens = stored_table(
-        str(tmp_path), "toe", 2, people={0: "Ann", 1: "Bob"}, options={"max_turns": 1},
-        setup={"x": 0}, turn_clock=1, hints=True,
-    )  # fmt: skip
+        str(tmp_path),
+        "toe",
+        2,
+        people={0: "Ann", 1: "Bob"},
+        options={"max_turns": 1},
+        setup={"x": 0},
+        turn_clock=1,
+        hints=True,
+    )
     with app_on(tmp_path) as client, client.websocket_connect(f"/ws/tables/{table_id}") as ws:
         hello(ws, tokens[0])
         while next_update(ws)["status"] != "finished":

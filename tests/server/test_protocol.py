@@ -13,8 +13,9 @@ def three_humans(client):
     body = client.post("/api/tables", json={"game": "thirty-two", "players": 3, "name": "Ann"})
     tid, tokens = body.json()["table"]["id"], [body.json()["token"]]
     for seat, name in ((1, "Bob"), (2, "Cat")):
-        tokens.append(client.post(f"/api/tables/{tid}/seats/{seat}", json={"name": name}).json()[
-            "token"])  # fmt: skip
+        tokens.append(
+            client.post(f"/api/tables/{tid}/seats/{seat}", json={"name": name}).json()["token"]
+        )
     client.post(f"/api/tables/{tid}/start", headers=seat_header(tokens[0]))
     return tid, tokens
 
@@ -75,18 +76,24 @@ def test_bad_messages_get_errors_and_change_nothing(client):
         act = {"type": "action", "version": 0}
         assert refused(mover, json.dumps({**act, "action": {"type": "fly"}})) == "malformed"
         assert refused(mover, json.dumps({**act, "action": "draw"})) == "malformed"
-        assert refused(mover, json.dumps({**act, "action": {"type": "discard", "card": "RC1"}}))\
-            == "illegal"  # fmt: skip
+        assert (
+            refused(mover, json.dumps({**act, "action": {"type": "discard", "card": "RC1"}}))
+            == "illegal"
+        )
         assert refused(mover, json.dumps({**act, "version": 5, "action": {"type": "draw"}})) == (
             "stale"
         )
-        assert refused(mover, json.dumps({**act, "version": None, "action": {"type": "draw"}}))\
-            == "malformed"  # fmt: skip
+        assert (
+            refused(mover, json.dumps({**act, "version": None, "action": {"type": "draw"}}))
+            == "malformed"
+        )
         assert refused(mover, json.dumps({**act, "action": {"type": "draw"}, "x": 1})) == (
             "malformed"
         )
-        assert refused(mover, json.dumps({**act, "action": {"type": "close"}, "table": True}))\
-            == "illegal"  # fmt: skip
+        assert (
+            refused(mover, json.dumps({**act, "action": {"type": "close"}, "table": True}))
+            == "illegal"
+        )
         assert refused(idle, json.dumps({**act, "action": {"type": "draw"}})) == "illegal"
         assert refused(mover, json.dumps({"type": "ping", "pad": "x" * 5000})) == "too_large"
         with client.websocket_connect(f"/ws/tables/{tid}") as spectator:

@@ -45,8 +45,15 @@ def db(request, tmp_path):
 
 
 def add_table(db: Database, table_id: str) -> None:
-    row = TableRow(id=table_id, game="thirty-one", players=3, options={}, seed=1,
-                   status="finished", created_at=1.0)  # fmt: skip
+    row = TableRow(
+        id=table_id,
+        game="thirty-one",
+        players=3,
+        options={},
+        seed=1,
+        status="finished",
+        created_at=1.0,
+    )
     db.run_now(lambda conn: storage.insert_table(conn, row))
 
 
@@ -77,8 +84,11 @@ def test_two_newcomers_match_openskill_and_the_hand_computed_update(db):
     assert got["b:hard"][:2] == pytest.approx((lose.mu, lose.sigma), abs=1e-12)
     assert got["u:1"][2] == got["b:hard"][2] == 1
     changes = db.run_now(lambda conn: ratings.changes_of(conn, "t1"))
-    assert changes["u:1"] == {"place": 1.0, "before": 0.0,
-                              "after": ratings.ordinal(win.mu, win.sigma)}  # fmt: skip
+    assert changes["u:1"] == {
+        "place": 1.0,
+        "before": 0.0,
+        "after": ratings.ordinal(win.mu, win.sigma),
+    }
 
 
 def test_ties_and_earlier_ratings_match_openskill(db):
@@ -127,9 +137,11 @@ def test_places_put_people_who_left_last_and_rate_no_guest_and_no_stand_in_bot()
     results = Results.by_score([1, 9, 8, 5, 7, 6])  # Bob's bot and Cat did best...
     got = ratings.places(seats, 6, results)
     assert got == [  # ...but they left: both last, behind everyone who stayed
-        Place(0, "u:1", 6.0), Place(1, "u:2", 7.0), Place(2, "u:3", 7.0),
+        Place(0, "u:1", 6.0),
+        Place(1, "u:2", 7.0),
+        Place(2, "u:3", 7.0),
         Place(3, "b:hard", 5.0),
-    ]  # fmt: skip
+    ]
     abandoned = ratings.places(seats, 6, None)
     assert [p.place for p in abandoned] == [1.0, 7.0, 7.0, 1.0]
 
@@ -169,12 +181,14 @@ def test_guests_are_kept_out_of_rated_tables_and_the_default_follows_the_people(
         r = http.post("/api/tables", json={"game": "thirty-one", "rated": "maybe"})
         assert r.status_code == 422
         ann = account(http, "Ann")
-        r = http.post("/api/tables", json={"game": "thirty-one", "name": "x", "rated": True},
-                      headers=ann)  # fmt: skip
+        r = http.post(
+            "/api/tables", json={"game": "thirty-one", "name": "x", "rated": True}, headers=ann
+        )
         rated_id = r.json()["table"]["id"]
         assert r.json()["table"]["rated"] is True
-        r = http.post("/api/tables", json={"game": "thirty-one", "players": 2, "name": "x"},
-                      headers=ann)  # fmt: skip
+        r = http.post(
+            "/api/tables", json={"game": "thirty-one", "players": 2, "name": "x"}, headers=ann
+        )
         auto_id, auto_token = r.json()["table"]["id"], r.json()["token"]
         assert r.json()["table"]["rated"] is None
         with httpx.Client(base_url=base, timeout=30) as guest:
@@ -196,15 +210,20 @@ def play_rated_game(base: str, data_dir: str, *, leave_and_return: bool) -> dict
         httpx.Client(base_url=base, timeout=30) as bob,
     ):
         ann_csrf, bob_csrf = account(ann, "Ann"), account(bob, "Bob")
-        r = ann.post("/api/tables", json={"game": "thirty-one", "players": 3, "name": "x"},
-                     headers=ann_csrf)  # fmt: skip
+        r = ann.post(
+            "/api/tables", json={"game": "thirty-one", "players": 3, "name": "x"}, headers=ann_csrf
+        )
         table_id, ann_token = r.json()["table"]["id"], r.json()["token"]
         r = bob.post(f"/api/tables/{table_id}/seats/1", json={}, headers=bob_csrf)
         bob_token = r.json()["token"]
-        ann.post(f"/api/tables/{table_id}/seats/2/bot", json={"bot": "easy"},
-                 headers={**ann_csrf, "X-Seat-Token": ann_token}).raise_for_status()  # fmt: skip
-        r = ann.post(f"/api/tables/{table_id}/start",
-                     headers={**ann_csrf, "X-Seat-Token": ann_token})  # fmt: skip
+        ann.post(
+            f"/api/tables/{table_id}/seats/2/bot",
+            json={"bot": "easy"},
+            headers={**ann_csrf, "X-Seat-Token": ann_token},
+        ).raise_for_status()
+        r = ann.post(
+            f"/api/tables/{table_id}/start", headers={**ann_csrf, "X-Seat-Token": ann_token}
+        )
         assert r.json()["table"]["rated"] is True
 
         async def game() -> None:
@@ -240,16 +259,20 @@ def test_a_rated_game_is_rated_once_when_it_ends_by_its_results(tmp_path):
     with live_server(str(tmp_path)) as base:
         out = play_rated_game(base, str(tmp_path), leave_and_return=False)
     results = out["table"]["results"]
-    ranking = Results(tuple(results["winners"]), tuple(results["scores"]),
-                      tuple(tuple(g) for g in results["ranking"]))  # fmt: skip
+    ranking = Results(
+        tuple(results["winners"]),
+        tuple(results["scores"]),
+        tuple(tuple(g) for g in results["ranking"]),
+    )
     got = out["changes"]
     assert set(got) == {"u:1", "u:2", "b:easy"}
     assert [got[p]["place"] for p in ("u:1", "u:2", "b:easy")] == [
         ranking.rank_of(seat) for seat in range(3)
     ]
     model = PlackettLuce()
-    new = model.rate([[model.rating()] for _ in range(3)],
-                     ranks=[ranking.rank_of(s) for s in range(3)])  # fmt: skip
+    new = model.rate(
+        [[model.rating()] for _ in range(3)], ranks=[ranking.rank_of(s) for s in range(3)]
+    )
     assert got["u:1"]["after"] == ratings.ordinal(new[0][0].mu, new[0][0].sigma)
     assert all(change["before"] == 0.0 for change in got.values())
 
@@ -273,8 +296,9 @@ def test_a_rated_game_everyone_left_is_rated_when_it_is_abandoned(tmp_path):
     app = create_app(ServerConfig(data_dir=str(tmp_path), settings=settings))
     with TestClient(app) as http:
         ann = account(http, "Ann")
-        r = http.post("/api/tables", json={"game": "thirty-one", "name": "x", "rated": True},
-                      headers=ann)  # fmt: skip
+        r = http.post(
+            "/api/tables", json={"game": "thirty-one", "name": "x", "rated": True}, headers=ann
+        )
         table_id, token = r.json()["table"]["id"], r.json()["token"]
         seat = {**ann, "X-Seat-Token": token}
         http.post(f"/api/tables/{table_id}/seats/1/bot", json={"bot": "random"}, headers=seat)
@@ -296,18 +320,23 @@ def test_declining_a_rated_rematch_and_coming_after_its_start_finishes_last(tmp_
     start (accepting after all, or taking the seat back with its link) is leaving: last."""
     from tests.server.test_hostile import hello, until
 
-    app = create_app(ServerConfig(data_dir=str(tmp_path), settings=Settings(
-        bot_delay=30, rematch_wait=3600)))  # fmt: skip
+    app = create_app(
+        ServerConfig(data_dir=str(tmp_path), settings=Settings(bot_delay=30, rematch_wait=3600))
+    )
     with TestClient(app) as http:
         ann = account(http, "Ann")
-        r = http.post("/api/tables", json={"game": "thirty-two", "players": 3, "name": "x",
-                                           "options": {"end": "open"}}, headers=ann)  # fmt: skip
+        r = http.post(
+            "/api/tables",
+            json={"game": "thirty-two", "players": 3, "name": "x", "options": {"end": "open"}},
+            headers=ann,
+        )
         first, tokens = r.json()["table"]["id"], [r.json()["token"]]
         cookies = [http.cookies["tt_session"]]
         http.cookies.clear()
         bob = account(http, "Bob")
-        tokens.append(http.post(f"/api/tables/{first}/seats/1", json={}, headers=bob)
-                      .json()["token"])  # fmt: skip
+        tokens.append(
+            http.post(f"/api/tables/{first}/seats/1", json={}, headers=bob).json()["token"]
+        )
         cookies.append(http.cookies["tt_session"])
 
         def as_(who: int) -> dict[str, str]:
@@ -324,8 +353,14 @@ def test_declining_a_rated_rematch_and_coming_after_its_start_finishes_last(tmp_
             table = http.app.state.room.tables[table_id]
             with http.websocket_connect(f"/ws/tables/{table_id}") as ws:
                 hello(ws, tokens[0])
-                ws.send_json({"type": "action", "action": {"type": "close"}, "table": True,
-                              "version": table.version})  # fmt: skip
+                ws.send_json(
+                    {
+                        "type": "action",
+                        "action": {"type": "close"},
+                        "table": True,
+                        "version": table.version,
+                    }
+                )
                 while until(ws, "table")["table"]["status"] != "finished":
                     pass
 

@@ -47,18 +47,21 @@ def as_device(client, cookie: str | None) -> None:
         client.cookies.set("tt_session", cookie)
 
 
-def ann_at_a_table(client, *, game: str = "thirty-two", players: int = 3,
-                   start: bool = True) -> tuple[str, str, str]:  # fmt: skip
+def ann_at_a_table(
+    client, *, game: str = "thirty-two", players: int = 3, start: bool = True
+) -> tuple[str, str, str]:
     """Ann signs up, opens a table with bots in the other seats (started); the table id, her
     first device's seat token and its cookie."""
     token = register(client, "Ann")
-    r = client.post("/api/tables", json={"game": game, "players": players, "name": "x"},
-                    headers=csrf(token))  # fmt: skip
+    r = client.post(
+        "/api/tables", json={"game": game, "players": players, "name": "x"}, headers=csrf(token)
+    )
     table_id, seat_token = r.json()["table"]["id"], r.json()["token"]
     mine = {**csrf(token), **seat_header(seat_token)}
     for seat in range(1, players):
-        r = client.post(f"/api/tables/{table_id}/seats/{seat}/bot", json={"bot": "random"},
-                        headers=mine)  # fmt: skip
+        r = client.post(
+            f"/api/tables/{table_id}/seats/{seat}/bot", json={"bot": "random"}, headers=mine
+        )
         assert r.status_code == 200, r.text
     if start:
         assert client.post(f"/api/tables/{table_id}/start", headers=mine).status_code == 200
@@ -74,8 +77,7 @@ def play_one_move(client, table_id: str, token: str) -> int:
         assert welcome["type"] == "welcome" and welcome["seat"] == 0, welcome
         while not (m := ws.receive_json()).get("legal"):
             assert m["type"] != "error", m
-        ws.send_json({"type": "action", "action": m["legal"][0]["action"],
-                      "version": m["version"]})  # fmt: skip
+        ws.send_json({"type": "action", "action": m["legal"][0]["action"], "version": m["version"]})
         while (m := ws.receive_json())["type"] != "update" or m["actor"] != 0:
             assert m["type"] != "error", m
         return int(m["version"])
@@ -111,13 +113,17 @@ def test_resuming_again_adds_a_device_and_drops_the_oldest_beyond_the_cap(client
 
     table_id, first, _ = ann_at_a_table(client, start=False)
     phone_cookie, phone = sign_in(client)
-    tokens = [client.post(f"/api/tables/{table_id}/resume", headers=csrf(phone)).json()["token"]
-              for _ in range(MAX_DEVICE_KEYS + 1)]  # fmt: skip
+    tokens = [
+        client.post(f"/api/tables/{table_id}/resume", headers=csrf(phone)).json()["token"]
+        for _ in range(MAX_DEVICE_KEYS + 1)
+    ]
     keys = stored_keys(client, table_id)[0][3].split()
     assert keys == [f"{hash_token(t)}:{hash_token(phone_cookie)}" for t in tokens[1:]]
     as_device(client, None)
-    seats = [client.get(f"/api/tables/{table_id}", headers=seat_header(t)).json()["seat"]
-             for t in (first, tokens[0], tokens[-1])]  # fmt: skip
+    seats = [
+        client.get(f"/api/tables/{table_id}", headers=seat_header(t)).json()["seat"]
+        for t in (first, tokens[0], tokens[-1])
+    ]
     assert seats == [0, None, 0]  # the seat's own token is never dropped
 
 
@@ -184,16 +190,19 @@ def test_a_deleted_account_is_refused_and_its_devices_keys_are_revoked(client):
     phone_cookie, phone = sign_in(client)
     second = client.post(f"/api/tables/{table_id}/resume", headers=csrf(phone)).json()["token"]
     as_device(client, laptop)
-    r = client.request("DELETE", "/api/account", json={"password": PASSWORD},
-                       headers=csrf(laptop_csrf))  # fmt: skip
+    r = client.request(
+        "DELETE", "/api/account", json={"password": PASSWORD}, headers=csrf(laptop_csrf)
+    )
     assert r.status_code == 200
     as_device(client, phone_cookie)
     refused(client, table_id, csrf(phone), 401, "bad_session")
     ((_, kind, token_hash, keys, _), *_bots) = stored_keys(client, table_id)
     assert (kind, token_hash, keys) == ("human", hash_token(first), None)
     as_device(client, None)
-    seats = [client.get(f"/api/tables/{table_id}", headers=seat_header(t)).json()["seat"]
-             for t in (first, second)]  # fmt: skip
+    seats = [
+        client.get(f"/api/tables/{table_id}", headers=seat_header(t)).json()["seat"]
+        for t in (first, second)
+    ]
     assert seats == [0, None]
 
 
@@ -207,8 +216,7 @@ def left_to_a_bot(client) -> None:
     table_id, first, _ = ann_at_a_table(client, game="thirty-one", players=2)
     assert client.get(f"/api/tables/{table_id}").json()["table"]["rated"] is True
     me = client.get("/api/account").json()["csrf"]
-    r = client.delete(f"/api/tables/{table_id}/seats/0",
-                      headers={**csrf(me), **seat_header(first)})  # fmt: skip
+    r = client.delete(f"/api/tables/{table_id}/seats/0", headers={**csrf(me), **seat_header(first)})
     assert r.status_code == 200
     assert stored_keys(client, table_id)[0][1::3] == ("bot", True)  # forfeit
     _, phone = sign_in(client)
@@ -238,8 +246,9 @@ def test_a_finished_table_is_refused(tmp_path):
     with live_server(str(tmp_path), bot_delay=0.01) as base, httpx.Client(base_url=base) as http:
         r = http.post("/api/account", json={"name": "Ann", "password": PASSWORD})
         mine = {"X-CSRF-Token": r.json()["csrf"]}
-        r = http.post("/api/tables", json={"game": "thirty-one", "players": 2, "name": "x"},
-                      headers=mine)  # fmt: skip
+        r = http.post(
+            "/api/tables", json={"game": "thirty-one", "players": 2, "name": "x"}, headers=mine
+        )
         table_id, token = r.json()["table"]["id"], r.json()["token"]
         seat = {**mine, **seat_header(token)}
         http.post(f"/api/tables/{table_id}/seats/1/bot", json={"bot": "easy"}, headers=seat)
@@ -265,10 +274,18 @@ def test_migration_0010_keeps_stored_seats_with_no_other_devices(db_url):
     engine = storage.make_engine(db_url)
     storage.migrate(engine, "0009")
     with engine.begin() as conn:
-        conn.execute(schema.tables.insert().values(
-            id="old", game="thirty-two", players=3, options="{}", seed=1, status="open",
-            on_timeout="default", created_at=1.0,
-        ))  # fmt: skip
+        conn.execute(
+            schema.tables.insert().values(
+                id="old",
+                game="thirty-two",
+                players=3,
+                options="{}",
+                seed=1,
+                status="open",
+                on_timeout="default",
+                created_at=1.0,
+            )
+        )
         conn.exec_driver_sql(
             "INSERT INTO seats (table_id, seat, name, kind, token_hash) "
             "VALUES ('old', 0, 'Ann', 'human', 'h0')"
@@ -278,8 +295,9 @@ def test_migration_0010_keeps_stored_seats_with_no_other_devices(db_url):
         row = storage.load_table(conn, "old")
         assert row is not None and row.seats[0] == SeatRow(0, "Ann", "human", None, "h0")
         assert row.seats[0].device_keys == ()
-        storage.put_seat(conn, "old", SeatRow(0, "Ann", "human", None, "h0",
-                                              device_keys=("k1", "k2")))  # fmt: skip
+        storage.put_seat(
+            conn, "old", SeatRow(0, "Ann", "human", None, "h0", device_keys=("k1", "k2"))
+        )
         row = storage.load_table(conn, "old")
         assert row is not None and row.seats[0].device_keys == ("k1", "k2")
     engine.dispose()
@@ -295,8 +313,9 @@ def test_a_device_that_resumed_a_rematch_seat_joins_the_rematch(tmp_path):
         for http, name in ((ann, "Ann"), (bob, "Bob")):
             r = http.post("/api/account", json={"name": name, "password": PASSWORD})
             heads.append({"X-CSRF-Token": r.json()["csrf"]})
-        r = ann.post("/api/tables", json={"game": "thirty-one", "players": 2, "name": "x"},
-                     headers=heads[0])  # fmt: skip
+        r = ann.post(
+            "/api/tables", json={"game": "thirty-one", "players": 2, "name": "x"}, headers=heads[0]
+        )
         first, ann_token = r.json()["table"]["id"], r.json()["token"]
         r = bob.post(f"/api/tables/{first}/seats/1", json={}, headers=heads[1])
         bob_token = r.json()["token"]

@@ -46,17 +46,20 @@ def short_game(
         for _ in range(moves):
             seat = next(s for s in range(len(names)) if seen[s]["legal"])
             move = seen[seat]["legal"][0]["action"]
-            sockets[seat].send_json({"type": "action", "action": move,
-                                     "version": seen[seat]["version"]})  # fmt: skip
+            sockets[seat].send_json(
+                {"type": "action", "action": move, "version": seen[seat]["version"]}
+            )
             seen = [until(ws, "update") for ws in sockets]
         if leaver is not None:
-            left = client.delete(f"/api/tables/{table_id}/seats/{leaver}",
-                                 headers=seat_header(tokens[leaver]))  # fmt: skip
+            left = client.delete(
+                f"/api/tables/{table_id}/seats/{leaver}", headers=seat_header(tokens[leaver])
+            )
             assert left.status_code == 200, left.text
         while True:  # the leaver's bot may move first: then the close is refused, try again
             version = client.get(f"/api/tables/{table_id}").json()["table"]["version"]
-            sockets[0].send_json({"type": "action", "action": {"type": "close"}, "table": True,
-                                  "version": version})  # fmt: skip
+            sockets[0].send_json(
+                {"type": "action", "action": {"type": "close"}, "table": True, "version": version}
+            )
             answer = sockets[0].receive_json()
             while answer["type"] not in ("error", "update") or (
                 answer["type"] == "update" and answer["status"] != "finished"
@@ -138,8 +141,14 @@ def test_hostile_review_requests_get_clear_refusals(tmp_path):
         assert not client.app.state.reviews.running  # nothing refused started anything
         # an unfinished game has no review yet
         other, other_tokens = people_table(client, "thirty-two", ["Ann", "Bob", "Cat"])
-        refused("POST", 400, "not_finished", at=url(other), params={"seat": 0},
-                headers=seat_header(other_tokens[0]))  # fmt: skip
+        refused(
+            "POST",
+            400,
+            "not_finished",
+            at=url(other),
+            params={"seat": 0},
+            headers=seat_header(other_tokens[0]),
+        )
         # asking again and again starts one computation, then the rate limit answers
         for _ in range(3):
             assert client.post(url(table_id), params={"seat": 1}, headers=bob).status_code == 200

@@ -47,9 +47,12 @@ def test_deleting_the_account_takes_the_seat_from_a_resumed_device_connected_now
             ):
                 assert phone.seat == desk.seat == 0
                 r = await asyncio.to_thread(
-                    http.request, "DELETE", "/api/account", json={"password": PASSWORD},
+                    http.request,
+                    "DELETE",
+                    "/api/account",
+                    json={"password": PASSWORD},
                     headers=csrf(laptop_csrf),
-                )  # fmt: skip
+                )
                 assert r.status_code == 200, r.text
                 await watches_now(base, table_id, phone)
                 assert desk.seat == 0 and not revoked(desk)  # the seat's own token plays on
@@ -86,8 +89,9 @@ def test_the_device_dropped_by_a_ninth_resume_loses_the_seat_at_once(tmp_path):
 
 def test_a_seat_freed_before_the_start_is_no_longer_played_by_its_open_connection(tmp_path):
     with live_server(str(tmp_path)) as base, httpx.Client(base_url=base) as http:
-        r = http.post("/api/tables", json={"game": "thirty-two", "players": 3, "name": "Ann",
-                                           "seat": 0})  # fmt: skip
+        r = http.post(
+            "/api/tables", json={"game": "thirty-two", "players": 3, "name": "Ann", "seat": 0}
+        )
         table_id, ann = r.json()["table"]["id"], r.json()["token"]
         bob = http.post(f"/api/tables/{table_id}/seats/1", json={"name": "Bob"}).json()["token"]
 
@@ -115,16 +119,19 @@ def test_a_seat_freed_before_the_start_is_no_longer_played_by_its_open_connectio
 def change_password(http: httpx.Client, cookie: str, new: str = "a new password") -> None:
     as_device(http, cookie)
     me = http.get("/api/account").json()["csrf"]
-    r = http.post("/api/account/password", json={"password": PASSWORD, "new_password": new},
-                  headers=csrf(me))  # fmt: skip
+    r = http.post(
+        "/api/account/password", json={"password": PASSWORD, "new_password": new}, headers=csrf(me)
+    )
     assert r.status_code == 200, r.text
 
 
 def test_changing_the_password_revokes_the_other_devices_resumed_tokens(db_url, tmp_path):
     with make_client(tmp_path, db_url) as client:
         table_id, first, laptop = ann_at_a_table(client)
-        here = client.post(f"/api/tables/{table_id}/resume", headers=csrf(
-            client.get("/api/account").json()["csrf"])).json()["token"]  # fmt: skip
+        here = client.post(
+            f"/api/tables/{table_id}/resume",
+            headers=csrf(client.get("/api/account").json()["csrf"]),
+        ).json()["token"]
         phone_cookie, phone_csrf = sign_in(client)
         phone = client.post(f"/api/tables/{table_id}/resume", headers=csrf(phone_csrf))
         phone = phone.json()["token"]
@@ -143,11 +150,15 @@ def test_changing_the_password_revokes_the_other_devices_resumed_tokens(db_url, 
 
         change_password(client, laptop)
         as_device(client, None)
-        seats = [client.get(f"/api/tables/{table_id}", headers=seat_header(t)).json()["seat"]
-                 for t in (first, here, phone)]  # fmt: skip
+        seats = [
+            client.get(f"/api/tables/{table_id}", headers=seat_header(t)).json()["seat"]
+            for t in (first, here, phone)
+        ]
         assert seats == [0, 0, None]  # the seat's own token and this device's stay
-        seats = [client.get(f"/api/tables/{other}", headers=seat_header(t)).json()["seat"]
-                 for t in (other_first, other_phone)]  # fmt: skip
+        seats = [
+            client.get(f"/api/tables/{other}", headers=seat_header(t)).json()["seat"]
+            for t in (other_first, other_phone)
+        ]
         assert seats == [0, None]
         assert stored_keys(client, other)[0][3] is None
         as_device(client, phone_cookie)
@@ -159,8 +170,9 @@ def ann_at_a_table_as(client, cookie: str) -> tuple[str, str, str]:
     """Ann (already registered, signed in with ``cookie``) opens a started table with bots."""
     as_device(client, cookie)
     me = client.get("/api/account").json()["csrf"]
-    r = client.post("/api/tables", json={"game": "thirty-one", "players": 2, "name": "x"},
-                    headers=csrf(me))  # fmt: skip
+    r = client.post(
+        "/api/tables", json={"game": "thirty-one", "players": 2, "name": "x"}, headers=csrf(me)
+    )
     table_id, token = r.json()["table"]["id"], r.json()["token"]
     mine = {**csrf(me), **seat_header(token)}
     r = client.post(f"/api/tables/{table_id}/seats/1/bot", json={"bot": "random"}, headers=mine)

@@ -84,8 +84,12 @@ def test_only_the_token_that_held_a_seat_takes_it_back(tmp_path):
         assert take_back(client, table_id, 7, tokens[1]).json()["code"] == "not_your_seat"
         assert take_back(client, table_id, -1, tokens[1]).json()["code"] == "not_your_seat"
         assert take_back(client, table_id, 1, tokens[1]).status_code == 200
-        assert seats(client, table_id)[1] == {**before[1], "name": "Bob", "kind": "human",
-                                              "bot": None}  # fmt: skip
+        assert seats(client, table_id)[1] == {
+            **before[1],
+            "name": "Bob",
+            "kind": "human",
+            "bot": None,
+        }
         # back once: the token holds the seat again, so a second return is refused
         assert take_back(client, table_id, 1, tokens[1]).json()["code"] == "seated"
 
@@ -103,8 +107,12 @@ def test_leaving_again_says_why_not_and_the_leaver_watches_under_their_name(tmp_
         with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
             ws.send_json({"type": "hello", "token": tokens[1]})  # no bad_token: watching
             assert ws.receive_json() == {
-                "type": "welcome", "table": table_id, "seat": None, "away": 1, "invited": None,
-            }  # fmt: skip
+                "type": "welcome",
+                "table": table_id,
+                "seat": None,
+                "away": 1,
+                "invited": None,
+            }
             state = ws.receive_json()
             assert state["seat"] is None and "hand" not in state["observation"]
             ws.send_json({"type": "action", "action": {"type": "draw"}, "version": 0})
@@ -141,15 +149,22 @@ def test_a_seat_is_not_taken_back_after_the_game(tmp_path):
         leave(client, table_id, 2, tokens[2])
         with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
             hello(ws, tokens[0])
-            ws.send_json({"type": "action", "action": {"type": "close"}, "table": True,
-                          "version": version_of(client, table_id)})  # fmt: skip
+            ws.send_json(
+                {
+                    "type": "action",
+                    "action": {"type": "close"},
+                    "table": True,
+                    "version": version_of(client, table_id),
+                }
+            )
             while until(ws, "table")["table"]["status"] != "finished":
                 pass
         r = take_back(client, table_id, 2, tokens[2])
         assert r.status_code == 400 and r.json()["code"] == "not_playing"
         # the leaver may still replay the game from the seat they left
-        mine = client.get(f"/api/tables/{table_id}/replay", params={"seat": 2},
-                          headers=seat_header(tokens[2]))  # fmt: skip
+        mine = client.get(
+            f"/api/tables/{table_id}/replay", params={"seat": 2}, headers=seat_header(tokens[2])
+        )
         assert mine.status_code == 200 and "hand" in mine.json()["steps"][0]["observation"]
 
 
@@ -160,23 +175,35 @@ def finished_table(client, names, *, bots=0, leavers=()):
     """A finished Thirty-Two game of ``names`` and ``bots`` medium bots (closed at once;
     the people of seats ``leavers`` left it to bots first)."""
     players = len(names) + bots
-    r = client.post("/api/tables", json={"game": "thirty-two", "players": players,
-                                         "name": names[0], "options": {"end": "open"}})  # fmt: skip
+    r = client.post(
+        "/api/tables",
+        json={
+            "game": "thirty-two",
+            "players": players,
+            "name": names[0],
+            "options": {"end": "open"},
+        },
+    )
     table_id, tokens = r.json()["table"]["id"], [r.json()["token"]]
     for seat, name in enumerate(names[1:], 1):
-        tokens.append(client.post(f"/api/tables/{table_id}/seats/{seat}", json={"name": name})
-                      .json()["token"])  # fmt: skip
+        tokens.append(
+            client.post(f"/api/tables/{table_id}/seats/{seat}", json={"name": name}).json()["token"]
+        )
     for seat in range(len(names), players):
-        client.post(f"/api/tables/{table_id}/seats/{seat}/bot", json={"bot": "medium"},
-                    headers=seat_header(tokens[0]))  # fmt: skip
+        client.post(
+            f"/api/tables/{table_id}/seats/{seat}/bot",
+            json={"bot": "medium"},
+            headers=seat_header(tokens[0]),
+        )
     client.post(f"/api/tables/{table_id}/start", headers=seat_header(tokens[0]))
     for seat in leavers:
         leave(client, table_id, seat, tokens[seat])
     table = client.app.state.room.tables[table_id]
     with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
         hello(ws, tokens[0])
-        ws.send_json({"type": "action", "action": {"type": "close"}, "table": True,
-                      "version": table.version})  # fmt: skip
+        ws.send_json(
+            {"type": "action", "action": {"type": "close"}, "table": True, "version": table.version}
+        )
         while until(ws, "table")["table"]["status"] != "finished":
             pass
     return table_id, tokens
@@ -222,12 +249,20 @@ def test_a_rematch_seats_only_who_asked_and_offers_the_others_their_seat(tmp_pat
         table = r.json()["table"]
         assert table["status"] == "playing"
         assert [(s["kind"], s["name"]) for s in table["seats"]] == [
-            ("human", "Ann"), ("human", "Bob"), ("bot", "Cat (bot)"), ("bot", "Medium bot"),
-        ]  # fmt: skip
+            ("human", "Ann"),
+            ("human", "Bob"),
+            ("bot", "Cat (bot)"),
+            ("bot", "Medium bot"),
+        ]
         # Cat changes her mind: asking now takes her seat back from the bot
         r = ask(client, table_id, tokens[2])
-        assert r.json()["table"]["seats"][2] == {"seat": 2, "name": "Cat", "kind": "human",
-                                                 "bot": None, "bot_account": False}  # fmt: skip
+        assert r.json()["table"]["seats"][2] == {
+            "seat": 2,
+            "name": "Cat",
+            "kind": "human",
+            "bot": None,
+            "bot_account": False,
+        }
 
 
 def test_people_who_do_not_answer_in_time_get_bots_and_may_come_back(tmp_path):
@@ -266,8 +301,10 @@ def test_a_rematch_nobody_stays_for_expires_and_can_be_asked_again(tmp_path):
         assert client.get(f"/api/tables/{new}").json()["code"] == "expired"
         again = ask(client, table_id, tokens[1]).json()["table"]
         assert again["id"] != new and [s["kind"] for s in again["seats"]] == [
-            "invited", "human", "bot",
-        ]  # fmt: skip
+            "invited",
+            "human",
+            "bot",
+        ]
 
 
 def test_who_may_ask_or_decline_a_rematch(tmp_path):
@@ -286,6 +323,8 @@ def test_who_may_ask_or_decline_a_rematch(tmp_path):
         left, left_tokens = finished_table(client, ["Dan", "Eve", "Fay"], leavers=[2])
         new = ask(client, left, left_tokens[0]).json()["table"]
         assert [(s["kind"], s["name"]) for s in new["seats"]] == [
-            ("human", "Dan"), ("invited", "Eve"), ("bot", "Fay bot"),
-        ]  # fmt: skip
+            ("human", "Dan"),
+            ("invited", "Eve"),
+            ("bot", "Fay bot"),
+        ]
         assert ask(client, left, left_tokens[2]).json()["code"] == "left"

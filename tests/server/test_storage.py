@@ -36,8 +36,15 @@ def test_concurrent_jobs_are_committed_in_batches_and_all_kept(db_url):
 
     async def main() -> None:
         for t in range(3):
-            row = TableRow(id=f"t{t}", game="thirty-two", players=3, options={"counters": 6},
-                           seed=2**53 - 1, status="playing", created_at=1.0)  # fmt: skip
+            row = TableRow(
+                id=f"t{t}",
+                game="thirty-two",
+                players=3,
+                options={"counters": 6},
+                seed=2**53 - 1,
+                status="playing",
+                created_at=1.0,
+            )
             await db.run(lambda conn, row=row: storage.insert_table(conn, row))
         jobs = [
             db.run(AddActions(f"t{t}", ActionRow(n, n % 3, {"type": "draw", "n": n}, 2.5)))
@@ -75,15 +82,26 @@ def insert_at_0001(conn, row: TableRow | ActionRow, table_id: str = "") -> None:
         conn.execute(sa.table("actions", *map(sa.column, params)).insert().values(**params))
         return
     values = {
-        "id": row.id, "game": row.game, "players": row.players,
-        "options": json.dumps(row.options), "seed": row.seed, "status": row.status,
-        "on_timeout": row.on_timeout, "created_at": row.created_at,
+        "id": row.id,
+        "game": row.game,
+        "players": row.players,
+        "options": json.dumps(row.options),
+        "seed": row.seed,
+        "status": row.status,
+        "on_timeout": row.on_timeout,
+        "created_at": row.created_at,
         "started_at": row.started_at,
-    }  # fmt: skip
+    }
     conn.execute(sa.table("tables", *map(sa.column, values)).insert().values(**values))
     for seat in row.seats.values():
-        values = {"table_id": row.id, "seat": seat.seat, "name": seat.name, "kind": seat.kind,
-                  "bot": seat.bot, "token_hash": seat.token_hash}  # fmt: skip
+        values = {
+            "table_id": row.id,
+            "seat": seat.seat,
+            "name": seat.name,
+            "kind": seat.kind,
+            "bot": seat.bot,
+            "token_hash": seat.token_hash,
+        }
         conn.execute(sa.table("seats", *map(sa.column, values)).insert().values(**values))
 
 
@@ -94,12 +112,31 @@ def test_timeouts_stored_at_the_table_seat_move_to_the_clock_and_games_restore(d
     storage.migrate(engine, "0001")
     now = time.time()
     quiz = make_game("toe", 2, quiz=True, buzz_seconds=600)
-    people = {s: SeatRow(s, name, "human", token_hash=hash_token(f"token-{s}"))
-              for s, name in enumerate(["Ann", "Bob"])}  # fmt: skip
-    playing = TableRow(id="quiz", game="toe", players=2, options=dict(quiz.options), seed=3,
-                       status="playing", created_at=now, started_at=now, seats=people)  # fmt: skip
-    closed = TableRow(id="closed", game="thirty-two", players=3, options={"end": "open"},
-                      seed=4, status="finished", created_at=now, started_at=now)  # fmt: skip
+    people = {
+        s: SeatRow(s, name, "human", token_hash=hash_token(f"token-{s}"))
+        for s, name in enumerate(["Ann", "Bob"])
+    }
+    playing = TableRow(
+        id="quiz",
+        game="toe",
+        players=2,
+        options=dict(quiz.options),
+        seed=3,
+        status="playing",
+        created_at=now,
+        started_at=now,
+        seats=people,
+    )
+    closed = TableRow(
+        id="closed",
+        game="thirty-two",
+        players=3,
+        options={"end": "open"},
+        seed=4,
+        status="finished",
+        created_at=now,
+        started_at=now,
+    )
     timeout, buzz = {"type": "timeout"}, {"type": "buzz"}
     with engine.begin() as conn:
         insert_at_0001(conn, playing)

@@ -9,8 +9,17 @@ from tripletopper.cards import STANDARD
 from tripletopper.games.thirty_one import ThirtyOne, ThirtyOneState
 from tripletopper.games.thirty_one.rules import CHECK
 
-JUNK = ["2C 3D 4H", "2D 3H 4S", "2H 3S 4C", "2S 3C 4D", "5C 6D 7H", "5D 6H 7S", "5H 6S 7C",
-        "5S 6C 7D", "8C 9D 8H"]  # fmt: skip
+JUNK = [
+    "2C 3D 4H",
+    "2D 3H 4S",
+    "2H 3S 4C",
+    "2S 3C 4D",
+    "5C 6D 7H",
+    "5D 6H 7S",
+    "5H 6S 7C",
+    "5S 6C 7D",
+    "8C 9D 8H",
+]
 """Low hands (worth 4, 4, 4, 4, 7, 7, 7, 7, 9), one per seat, never a 31."""
 
 
@@ -42,9 +51,13 @@ def dealt_31(holder: int, players: int, face_up: str = "9S") -> Deal:
 
 
 def stacked(
-    players: int, dealer: int, deals: Sequence[Deal], seed: int = 0,
-    seats: Sequence[Sequence[int]] | None = None, **options: Any,
-) -> ThirtyOneState:  # fmt: skip
+    players: int,
+    dealer: int,
+    deals: Sequence[Deal],
+    seed: int = 0,
+    seats: Sequence[Sequence[int]] | None = None,
+    **options: Any,
+) -> ThirtyOneState:
     """A state whose hands are dealt as given, one deal per hand.
 
     The dealer passes left each hand; ``seats`` gives the seats still in for each

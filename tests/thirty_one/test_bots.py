@@ -28,9 +28,11 @@ def test_bots_on_offer():
 
 @settings(max_examples=25)
 @given(
-    st.integers(0, 2**31), st.integers(2, 9), st.sampled_from(["heuristic", "random"]),
+    st.integers(0, 2**31),
+    st.integers(2, 9),
+    st.sampled_from(["heuristic", "random"]),
     st.booleans(),
-)  # fmt: skip
+)
 def test_decisions_depend_only_on_the_seats_view(seed, players, name, manual):
     """The same bot facing a state resampled for its seat decides the same: it cannot
     be using anything its seat does not know."""

@@ -53,9 +53,23 @@ def test_simulate_json_repeats_exactly():
 def test_simulate_options_bots_and_bad_requests(tmp_path):
     path = tmp_path / "games.jsonl"
     result = run(
-        "simulate", "thirty-one", "-n", "10", "-p", "3", "--bots", "heuristic,random",
-        "--seed", "4", "--save", str(path), "-o", "manual_31=on", "-o", "three_of_a_kind=30.5",
-    )  # fmt: skip
+        "simulate",
+        "thirty-one",
+        "-n",
+        "10",
+        "-p",
+        "3",
+        "--bots",
+        "heuristic,random",
+        "--seed",
+        "4",
+        "--save",
+        str(path),
+        "-o",
+        "manual_31=on",
+        "-o",
+        "three_of_a_kind=30.5",
+    )
     assert result.exit_code == 0 and "By bot" in result.output
     records = load_records(path)
     assert records[3].options == {"three_of_a_kind": "30.5", "manual_31": True}
@@ -73,9 +87,21 @@ def play_to_the_end(tmp_path, seed: int, seat: int = 0, options: tuple[str, ...]
     answers = "\n".join(["", "fly", "99", "?", "discard 1X"] + ["2", "1"] * 600) + "\n"
     extra = [arg for option in options for arg in ("-o", option)]
     result = run(
-        "play", "thirty-one", "-p", "4", "--seed", str(seed), "--seat", str(seat),
-        "--bots", "heuristic,random", "--save", str(path), *extra, input=answers,
-    )  # fmt: skip
+        "play",
+        "thirty-one",
+        "-p",
+        "4",
+        "--seed",
+        str(seed),
+        "--seat",
+        str(seat),
+        "--bots",
+        "heuristic,random",
+        "--save",
+        str(path),
+        *extra,
+        input=answers,
+    )
     return result, load_records(path)[0]
 
 

@@ -203,10 +203,12 @@ def test_resample_keeps_what_the_seat_knows_and_redeals_the_rest(
                     # (the last of a resampled hand), may make the 31 about to be declared.
                     held = [c for c in twin.hands[other] if c != state.taken][:3]
                     if (
-                        not game.manual and other != seat and len(held) == 3
+                        not game.manual
+                        and other != seat
+                        and len(held) == 3
                         and other not in state.declared
                         and not (state.phase == CHECK and other in state.pending)
-                    ):  # fmt: skip
+                    ):
                         # nobody can hold an undeclared 31 when 31 is declared automatically
                         assert naive_value(STANDARD.format_many(held)) != 31
         seat = acting_seat(state, rng)

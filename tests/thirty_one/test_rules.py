@@ -115,8 +115,10 @@ def test_take_then_discard_one_of_the_other_cards_never_the_one_taken():
     assert state.legal_actions() == [("take",), ("draw",), ("knock",)]
     play(state, "take")
     assert [state.game.action_to_text(a) for a in state.legal_actions()] == [
-        "discard 2C", "discard 3D", "discard 4H",
-    ]  # fmt: skip
+        "discard 2C",
+        "discard 3D",
+        "discard 4H",
+    ]
     before = state.dump()
     with pytest.raises(IllegalActionError, match="must keep the card you took"):
         state.apply_text("discard KD")
@@ -210,8 +212,10 @@ def test_every_hand_is_shown_at_a_showdown():
     state = stacked(3, dealer=2, deals=[({0: "AS KS 2D", 1: "2C 3D 4H", 2: "10H JH 5C"}, "9S", "")])
     done = settlement(knock_round(state))
     assert [(s["seat"], s["cards"]) for s in done["shown"]] == [
-        (0, ["AS", "KS", "2D"]), (1, ["2C", "3D", "4H"]), (2, ["10H", "JH", "5C"]),
-    ]  # fmt: skip
+        (0, ["AS", "KS", "2D"]),
+        (1, ["2C", "3D", "4H"]),
+        (2, ["10H", "JH", "5C"]),
+    ]
 
 
 # --- 31 ----------------------------------------------------------------------------------
@@ -296,9 +300,11 @@ def test_everyone_dealt_31_nobody_loses():
 def test_manual_31_everyone_is_asked_after_the_deal_so_the_question_tells_nothing():
     def deal(middle: str):
         return stacked(
-            3, dealer=2, manual_31=True,
+            3,
+            dealer=2,
+            manual_31=True,
             deals=[({0: "2C 3D 4H", 1: middle, 2: "10H JH 5C"}, "9S", "")],
-        )  # fmt: skip
+        )
 
     with_31, without = deal("AS KS QS"), deal("AS KS 2D")
     for state in (with_31, without):
@@ -325,9 +331,11 @@ def test_manual_31_everyone_is_asked_after_the_deal_so_the_question_tells_nothin
 
 def test_manual_31_a_dealt_31_declared_ends_the_hand():
     state = stacked(
-        3, dealer=2, manual_31=True,
+        3,
+        dealer=2,
+        manual_31=True,
         deals=[({0: "2C 3D 4H", 1: "AS KS QS", 2: "10H JH 5C"}, "9S", "")],
-    )  # fmt: skip
+    )
     events = []
     for seat, action in ((0, ("play",)), (1, ("declare",)), (2, ("play",))):
         events += [e.view(None) for e in state.apply(action, seat)]
@@ -342,9 +350,11 @@ def test_manual_31_an_undeclared_31_counts_30_in_the_showdown():
     # would leave the knocker alone lowest (two lives); counted as 30 it ties the
     # knocker, who is saved, and seat 0 loses one.
     state = stacked(
-        2, dealer=1, manual_31=True,
+        2,
+        dealer=1,
+        manual_31=True,
         deals=[({0: "AS KS QS", 1: "AD KD 9D"}, "9S", "2C 3C")],
-    )  # fmt: skip
+    )
     state.apply(("play",), 0)
     state.apply(("play",), 1)
     assert state.observation(0)["value"] == 31 and state.observation(0)["counts"] == 30
@@ -355,8 +365,9 @@ def test_manual_31_an_undeclared_31_counts_30_in_the_showdown():
     play(state, "discard 2C", "knock", "draw", "discard 3C")
     done = state.last.to_json()
     assert [(s["seat"], s["value"], s["counts"]) for s in done["shown"]] == [
-        (0, 31, 30), (1, 30, 30),
-    ]  # fmt: skip
+        (0, 31, 30),
+        (1, 30, 30),
+    ]
     assert losses(done) == [(0, 1, "tied_with_knocker")]
     assert state.lives == [3, 4]
 
@@ -376,9 +387,11 @@ def test_manual_31_a_knocker_holding_an_undeclared_31_counts_30():
 
 def test_manual_31_declared_with_the_discard():
     state = stacked(
-        3, dealer=2, manual_31=True,
+        3,
+        dealer=2,
+        manual_31=True,
         deals=[({0: "AS KS 2D", 1: "2C 3D 4H", 2: "10H JH 5C"}, "9S", "QS")],
-    )  # fmt: skip
+    )
     for seat in (0, 1, 2):
         state.apply(("play",), seat)
     play(state, "draw")
@@ -406,9 +419,11 @@ def test_text_actions_name_cards_in_their_long_forms_too():
 
 def test_manual_31_not_declared_at_the_discard_is_lost_but_a_new_31_can_be_declared():
     state = stacked(
-        3, dealer=2, manual_31=True,
+        3,
+        dealer=2,
+        manual_31=True,
         deals=[({0: "AS KS 2D", 1: "2C 3D 4H", 2: "10H JH 5C"}, "9S", "QS 5H 6H JS")],
-    )  # fmt: skip
+    )
     for seat in (0, 1, 2):
         state.apply(("play",), seat)
     play(state, "draw", "discard 2D")  # 31, not declared
@@ -424,9 +439,11 @@ def test_manual_31_not_declared_at_the_discard_is_lost_but_a_new_31_can_be_decla
 
 def test_manual_31_an_undeclared_31_loses_when_someone_else_declares():
     state = stacked(
-        3, dealer=2, manual_31=True,
+        3,
+        dealer=2,
+        manual_31=True,
         deals=[({0: "AH KH 2D", 1: "AS KS QS", 2: "10H JH 5C"}, "9S", "QH")],
-    )  # fmt: skip
+    )
     for seat in (0, 1, 2):
         state.apply(("play",), seat)  # seat 1 misses its dealt 31
     done = settlement(play(state, "draw", "discard 2D declare"))
@@ -505,9 +522,13 @@ def test_organs_go_liver_kidneys_heart_then_the_drain_then_out():
     assert "hand" in state.observation(1)  # circling the drain, still playing
     done = settlement(declare_dealt(state))
     assert done["losses"][0] == {
-        "seat": 1, "lives": 1, "reason": "dealt_31", "organs": [],
-        "circling_the_drain": False, "out": True,
-    }  # fmt: skip
+        "seat": 1,
+        "lives": 1,
+        "reason": "dealt_31",
+        "organs": [],
+        "circling_the_drain": False,
+        "out": True,
+    }
     assert done["eliminated"] == [1]
     assert state.is_terminal()
     assert state.results().winners == (0,)
@@ -559,8 +580,9 @@ def test_a_hand_that_would_put_everyone_out_is_void_and_dealt_again():
     done = settlement(events)
     assert done["void"] is True
     assert losses(done) == [(0, 1, "tied_lowest"), (1, 1, "tied_lowest")] or losses(done) == [
-        (1, 1, "tied_lowest"), (0, 1, "tied_lowest"),
-    ]  # fmt: skip
+        (1, 1, "tied_lowest"),
+        (0, 1, "tied_lowest"),
+    ]
     assert all(loss["out"] for loss in done["losses"])  # what would have happened
     assert done["eliminated"] == [] and done["lives"] == [1, 1]
     assert state.lives == [1, 1] and not state.is_terminal()
@@ -648,9 +670,11 @@ def test_the_game_is_over_for_everyone_at_the_end():
 
 def test_each_discard_previews_the_value_it_keeps_and_an_undeclared_31_counts_30():
     state = stacked(
-        3, dealer=2, manual_31=True,
+        3,
+        dealer=2,
+        manual_31=True,
         deals=[({0: "AS KS 2D", 1: "2C 3D 4H", 2: "10H JH 5C"}, "9S", "QS")],
-    )  # fmt: skip
+    )
     for seat in (0, 1, 2):
         state.apply(("play",), seat)
     play(state, "draw")  # AS KS 2D QS

@@ -87,8 +87,12 @@ def test_every_hand_matches_the_plain_reading():
 def test_organs_are_lost_liver_kidneys_heart():
     assert ORGANS == ("liver", "kidneys", "heart")
     assert [organs_left(lives) for lives in (4, 3, 2, 1, 0)] == [
-        ["liver", "kidneys", "heart"], ["kidneys", "heart"], ["heart"], [], [],
-    ]  # fmt: skip
+        ["liver", "kidneys", "heart"],
+        ["kidneys", "heart"],
+        ["heart"],
+        [],
+        [],
+    ]
     assert organs_lost(4, 2) == ["liver", "kidneys"]
     assert organs_lost(2, 0) == ["heart"]
     assert organs_lost(1, 0) == []

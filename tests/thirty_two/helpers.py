@@ -22,9 +22,15 @@ def deck_order(
 
 
 def stacked(
-    players: int, dealer: int, hands: Mapping[int, str], face_up: str, stock: str = "",
-    more: Sequence[Sequence[str]] = (), seed: int = 0, **options: Any,
-) -> ThirtyTwoState:  # fmt: skip
+    players: int,
+    dealer: int,
+    hands: Mapping[int, str],
+    face_up: str,
+    stock: str = "",
+    more: Sequence[Sequence[str]] = (),
+    seed: int = 0,
+    **options: Any,
+) -> ThirtyTwoState:
     """A Thirty-Two state whose first hand is dealt exactly as given."""
     game = ThirtyTwo(players, **options)
     seats = [(dealer + 1 + i) % players for i in range(players)]

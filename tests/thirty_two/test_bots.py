@@ -181,9 +181,13 @@ def test_expert_plays_out_to_the_games_end_and_scores_the_places():
         return deck_order(seats, hands, "RS1")
 
     state = stacked(
-        3, dealer=0, counters=20, hands={1: "BS4 BB4 KB?", 2: "KB1 KC? BB?", 0: "RC1 YH2 GT3"},
-        face_up="RS1", more=[deal(2), deal(0)],
-    )  # fmt: skip
+        3,
+        dealer=0,
+        counters=20,
+        hands={1: "BS4 BB4 KB?", 2: "KB1 KC? BB?", 0: "RC1 YH2 GT3"},
+        face_up="RS1",
+        more=[deal(2), deal(0)],
+    )
     root = state.clone()
     play(state, "declare")  # seat 1 collects 10 from seat 2 (6 + 2 x 2 wilds), 6 from seat 0
     assert state.counters == [14, 36, 10]

@@ -17,10 +17,13 @@ def example_deal(**options):
     seat 1 a black and a blob (14 points), seat 2 no wild (4 points); both others
     will draw and throw back YS1 and GS1 on their last turn."""
     return stacked(
-        3, dealer=2,
+        3,
+        dealer=2,
         hands={0: "KC4 RC4 RC3", 1: "KH1 YB1 GT2", 2: "YC1 GH2 BT1"},
-        face_up="RS2", stock="YS1 GS1", **options,
-    )  # fmt: skip
+        face_up="RS2",
+        stock="YS1 GS1",
+        **options,
+    )
 
 
 LAST_ROUND = ("knock", "draw", "discard YS1", "draw", "discard GS1")
@@ -58,9 +61,11 @@ def test_counters_option():
 
 def test_deal_one_card_at_a_time_from_the_dealers_left():
     state = stacked(
-        3, dealer=1,
-        hands={2: "RC1 RC2 RC3", 0: "YC1 YC2 YC3", 1: "GC1 GC2 GC3"}, face_up="BC1",
-    )  # fmt: skip
+        3,
+        dealer=1,
+        hands={2: "RC1 RC2 RC3", 0: "YC1 YC2 YC3", 1: "GC1 GC2 GC3"},
+        face_up="BC1",
+    )
     assert hand(state, 2) == ["RC1", "RC2", "RC3"]
     assert hand(state, 0) == ["YC1", "YC2", "YC3"]
     assert hand(state, 1) == ["GC1", "GC2", "GC3"]
@@ -93,8 +98,10 @@ def test_take_then_discard_one_of_the_other_three():
     play(state, "take")
     legal = state.legal_actions()
     assert [state.game.action_to_text(a) for a in legal] == [
-        "discard RC1", "discard YH2", "discard GT3",
-    ]  # fmt: skip
+        "discard RC1",
+        "discard YH2",
+        "discard GT3",
+    ]
     before = state.dump()
     with pytest.raises(IllegalActionError, match="must keep the card you took"):
         state.apply_text("discard KB?")
@@ -137,10 +144,13 @@ def test_text_actions_name_cards_in_their_long_forms_too():
     play(state, "draw", "discard Red-Square-4")  # seat 1 throws back what it drew
     assert hand(state, 1) == ["YC1", "GS2", "BT1"]
     state = stacked(
-        3, dealer=2, counters=20,
+        3,
+        dealer=2,
+        counters=20,
         hands={0: "RC1 YH2 GT3", 1: "BS4 BB4 RC2", 2: "YC1 GS2 BT1"},
-        face_up="RS1", stock="KB?",
-    )  # fmt: skip
+        face_up="RS1",
+        stock="KB?",
+    )
     events = play(state, "knock", "draw", "discard red circle 2 declare")
     assert settlement(events)["ended_by"] == "thirty-two" and state.counters == [14, 32, 14]
 
@@ -200,15 +210,18 @@ def test_the_texts_example_knocker_wins_and_a_black_and_blob_pays_four():
 
 def test_knocker_tied_or_beaten_pays_each_who_tied_or_beat_him():
     state = stacked(
-        4, dealer=3, counters=20,
+        4,
+        dealer=3,
+        counters=20,
         hands={
             0: "KC3 RB3 YH4",  # knocker: 20 points, 2 wilds
             1: "RC4 RC3 YH3",  # ties at 20 with 0 wilds: 3 + (2 - 0) = 5
             2: "GT1 GH2 KB?",  # beats with 23 and 3 wilds: 3 + 0 = 3
             3: "YC1 GS2 BT1",  # lower: neither pays nor collects
         },
-        face_up="RS1", stock="YS1 GS1 BS2",
-    )  # fmt: skip
+        face_up="RS1",
+        stock="YS1 GS1 BS2",
+    )
     events = play(state, "knock")
     for card in ("YS1", "GS1", "BS2"):
         events += play(state, "draw", f"discard {card}")
@@ -239,15 +252,18 @@ def test_cap_at_32_ties_two_thirty_twos_and_without_it_raw_points_decide():
 
 def test_knocker_who_cannot_pay_pays_highest_first_cutting_for_ties_and_the_rest_is_lost():
     state = stacked(
-        4, dealer=3, counters=5,
+        4,
+        dealer=3,
+        counters=5,
         hands={
             0: "RC1 YH2 GT3",  # knocker, 6 points
             1: "RC4 RC3 YH3",  # 20
             2: "GS4 GS3 BH3",  # 20
             3: "BC4 BC2 BH4",  # 25: paid first
         },
-        face_up="RS1", stock="YS1 GS1 BS2 RC2 YB?",  # three final draws, then the cut
-    )  # fmt: skip
+        face_up="RS1",
+        stock="YS1 GS1 BS2 RC2 YB?",  # three final draws, then the cut
+    )
     events = play(state, "knock")
     for card in ("YS1", "GS1", "BS2"):
         events += play(state, "draw", f"discard {card}")
@@ -271,10 +287,13 @@ def test_knocker_who_cannot_pay_pays_highest_first_cutting_for_ties_and_the_rest
 
 def test_payments_in_full_need_no_cut():
     state = stacked(
-        4, dealer=3, counters=20,
+        4,
+        dealer=3,
+        counters=20,
         hands={0: "RC1 YH2 GT3", 1: "RC4 RC3 YH3", 2: "GS4 GS3 BH3", 3: "YC1 GS2 BT1"},
-        face_up="RS1", stock="YS1 GS1 BS2",
-    )  # fmt: skip
+        face_up="RS1",
+        stock="YS1 GS1 BS2",
+    )
     events = play(state, "knock")
     for card in ("YS1", "GS1", "BS2"):
         events += play(state, "draw", f"discard {card}")
@@ -299,10 +318,12 @@ def test_an_opponent_who_cannot_pay_the_knocker_pays_what_he_has():
 
 def test_declare_a_dealt_thirty_two_at_the_start_of_a_turn():
     state = stacked(
-        3, dealer=0, counters=20,
+        3,
+        dealer=0,
+        counters=20,
         hands={1: "BS4 BB4 KB?", 2: "KB1 KC? BB?", 0: "RC1 YH2 GT3"},  # 4 wilds; 6 wilds; 0
         face_up="RS1",
-    )  # fmt: skip
+    )
     assert ("declare",) in state.legal_actions()
     done = settlement(play(state, "declare"))
     assert done["ended_by"] == "thirty-two"
@@ -329,10 +350,13 @@ def test_declare_is_refused_without_a_thirty_two():
 
 def test_declaring_with_the_discard_ends_the_hand_even_after_a_knock():
     state = stacked(
-        3, dealer=2, counters=20,
+        3,
+        dealer=2,
+        counters=20,
         hands={0: "RC1 YH2 GT3", 1: "BS4 BB4 RC2", 2: "YC1 GS2 BT1"},
-        face_up="RS1", stock="KB?",
-    )  # fmt: skip
+        face_up="RS1",
+        stock="KB?",
+    )
     events = play(state, "knock", "draw")
     assert ("discard", state.game.deck.parse("RC2"), True) in state.legal_actions()
     done = settlement(events + play(state, "discard RC2 declare"))
@@ -348,10 +372,13 @@ def test_declaring_with_the_discard_ends_the_hand_even_after_a_knock():
 
 def test_holding_out_a_thirty_two_keeps_it_a_32_point_hand_in_a_knock():
     state = stacked(
-        3, dealer=2, counters=20,
+        3,
+        dealer=2,
+        counters=20,
         hands={0: "RC1 YH2 GT3", 1: "BS4 BB4 RC2", 2: "YC1 GS2 BT1"},
-        face_up="RS1", stock="KB? GH1",
-    )  # fmt: skip
+        face_up="RS1",
+        stock="KB? GH1",
+    )
     events = play(state, "knock", "draw", "discard RC2")  # holds out: no declaration
     assert state.to_act() == (2,)
     events += play(state, "draw", "discard GH1")
@@ -362,10 +389,13 @@ def test_holding_out_a_thirty_two_keeps_it_a_32_point_hand_in_a_knock():
 
 def test_a_held_out_thirty_two_can_be_declared_on_a_later_turn():
     state = stacked(
-        3, dealer=0, counters=20,
+        3,
+        dealer=0,
+        counters=20,
         hands={1: "BS4 BB4 KB?", 2: "RC1 YH2 GT3", 0: "YC1 GS2 BT1"},
-        face_up="RS1", stock="YS1 GH1 BH1",
-    )  # fmt: skip
+        face_up="RS1",
+        stock="YS1 GH1 BH1",
+    )
     play(state, "draw", "discard YS1")  # seat 1 holds out
     play(state, "draw", "discard GH1", "draw", "discard BH1")
     assert state.to_act() == (1,)
@@ -375,18 +405,26 @@ def test_a_held_out_thirty_two_can_be_declared_on_a_later_turn():
 
 def test_no_wilds_pays_flat_three_and_six():
     knock = stacked(
-        3, dealer=2, counters=20, no_wilds=True,
+        3,
+        dealer=2,
+        counters=20,
+        no_wilds=True,
         hands={0: "GT2 BT2 KT2", 1: "KH1 YB1 GB?", 2: "YC1 GH2 BT1"},
-        face_up="RS2", stock="YS1 GS1",
-    )  # fmt: skip
+        face_up="RS2",
+        stock="YS1 GS1",
+    )
     assert knock.game.score(knock.hands[0]) == 32
     done = settlement(play(knock, "knock", "draw", "discard YS1", "draw", "discard GS1"))
     assert [(p["from"], p["due"]) for p in done["payments"]] == [(1, 3), (2, 3)]
     assert done["shown"][0]["wilds"] == 0
     declared = stacked(
-        3, dealer=2, counters=20, no_wilds=True,
-        hands={0: "GT2 BT2 KT2", 1: "KH1 YB1 GB?", 2: "YC1 GH2 BT1"}, face_up="RS2",
-    )  # fmt: skip
+        3,
+        dealer=2,
+        counters=20,
+        no_wilds=True,
+        hands={0: "GT2 BT2 KT2", 1: "KH1 YB1 GB?", 2: "YC1 GH2 BT1"},
+        face_up="RS2",
+    )
     done = settlement(play(declared, "declare"))
     assert [(p["from"], p["due"]) for p in done["payments"]] == [(1, 6), (2, 6)]
 
@@ -418,10 +456,14 @@ def test_tied_leaders_and_an_owed_player_who_could_reach_them_play_on():
         [2, 3, 1], {2: "BS4 BB4 KB?", 3: "RC1 YH2 GT3", 1: "GC1 BH2 RT3"}, face_up="YS2"
     )
     state = stacked(
-        4, dealer=3, counters=6,
+        4,
+        dealer=3,
+        counters=6,
         hands={0: "RC1 YH2 GT3", 1: "RC4 RC3 YH3", 2: "GS4 GS3 BH3", 3: "BC4 BC2 BH4"},
-        face_up="RS1", stock="YS1 GS1 BS2 RC2 YB?", more=[second_hand],
-    )  # fmt: skip
+        face_up="RS1",
+        stock="YS1 GS1 BS2 RC2 YB?",
+        more=[second_hand],
+    )
     events = play(state, "knock")
     for card in ("YS1", "GS1", "BS2"):
         events += play(state, "draw", f"discard {card}")
@@ -447,10 +489,14 @@ KNOCKS_WITH_14 = "KH1 YB1 GT2"  # 14 points, 2 wilds (a black and a blob)
 def test_a_lone_leader_plays_on_with_an_owed_player_who_could_still_catch_him():
     second_hand = deck_order([2, 1], {2: "BS4 BB4 KB?", 1: "RC1 YH2 GT3"}, face_up="YS2")
     state = stacked(
-        3, dealer=2, counters=4,
+        3,
+        dealer=2,
+        counters=4,
         hands={0: KNOCKS_WITH_14, 1: "GT4 GT3 KB4", 2: "RC4 RC3 RC2"},  # 31, 2 wilds; 29, none
-        face_up="RS1", stock="YS1 GS1", more=[second_hand],
-    )  # fmt: skip
+        face_up="RS1",
+        stock="YS1 GS1",
+        more=[second_hand],
+    )
     events = play(state, "knock", "draw", "discard YS1", "draw", "discard GS1")
     done = settlement(events)
     assert done["payments"] == [
@@ -482,10 +528,13 @@ def test_a_lone_leader_plays_on_with_an_owed_player_who_could_still_catch_him():
 )
 def test_an_owed_player_plays_on_only_if_owed_at_least_the_gap(second, owed, plays_on):
     state = stacked(
-        3, dealer=2, counters=6,
+        3,
+        dealer=2,
+        counters=6,
         hands={0: KNOCKS_WITH_14, 1: "RC4 RC3 RC2", 2: second},  # 29 without wilds: due 5
-        face_up="RS1", stock="YS1 GS1",
-    )  # fmt: skip
+        face_up="RS1",
+        stock="YS1 GS1",
+    )
     events = play(state, "knock", "draw", "discard YS1", "draw", "discard GS1")
     assert state.counters == [0, 11, 7]  # seat 2 is 4 behind
     assert settlement(events)["owed"] == [0, 0, owed]
@@ -505,14 +554,20 @@ def test_an_owed_player_plays_on_only_if_owed_at_least_the_gap(second, owed, pla
 )
 def test_each_later_hand_counts_only_what_that_hand_left_owed(knocker, owed, plays_on):
     second_hand = deck_order(
-        [2, 3, 1], {2: knocker, 3: "RC4 RC3 RC2", 1: "GT4 KT3 KB4"},  # 29; 31 with 3 wilds
-        face_up="YS2", stock="YS1 GS1",
-    )  # fmt: skip
+        [2, 3, 1],
+        {2: knocker, 3: "RC4 RC3 RC2", 1: "GT4 KT3 KB4"},  # 29; 31 with 3 wilds
+        face_up="YS2",
+        stock="YS1 GS1",
+    )
     state = stacked(
-        4, dealer=3, counters=4,
+        4,
+        dealer=3,
+        counters=4,
         hands={0: KNOCKS_WITH_14, 1: "GT4 GT3 KB4", 2: "RC4 RC3 RC2", 3: "YT4 YT3 KB1"},
-        face_up="RS1", stock="YS1 GS1 BS1", more=[second_hand],
-    )  # fmt: skip
+        face_up="RS1",
+        stock="YS1 GS1 BS1",
+        more=[second_hand],
+    )
     events = play(state, "knock")
     for card in ("YS1", "GS1", "BS1"):
         events += play(state, "draw", f"discard {card}")
@@ -546,10 +601,14 @@ def test_open_end_players_who_run_out_sit_out_until_one_holds_every_counter():
 
 def test_open_end_sitting_out_skipped_deal_and_closing_the_table():
     state = stacked(
-        4, dealer=3, counters=4, end="open",
+        4,
+        dealer=3,
+        counters=4,
+        end="open",
         hands={0: "KC4 RC4 RC3", 1: "KH1 YB1 GT2", 2: "YC1 GH2 BT1", 3: "GC1 BS2 RT4"},
-        face_up="RS2", stock="YS1 GS1 BS1",
-    )  # fmt: skip
+        face_up="RS2",
+        stock="YS1 GS1 BS1",
+    )
     play(state, "knock")
     for card in ("YS1", "GS1", "BS1"):
         play(state, "draw", f"discard {card}")
@@ -645,10 +704,13 @@ def test_stacked_decks_and_setup_are_validated():
 
 def test_each_discard_previews_the_score_and_the_wilds_it_keeps():
     state = stacked(
-        3, dealer=2, counters=20,
+        3,
+        dealer=2,
+        counters=20,
         hands={0: "RC1 YH2 GT3", 1: "BS4 BB4 RC2", 2: "YC1 GS2 BT1"},
-        face_up="RS1", stock="KB?",
-    )  # fmt: skip
+        face_up="RS1",
+        stock="KB?",
+    )
     assert [state.preview(a, 0) for a in state.legal_actions()] == [None, None, None]
     play(state, "knock", "draw")
     previews = {state.game.action_to_text(a): state.preview(a, 1) for a in state.legal_actions()}

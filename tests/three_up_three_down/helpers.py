@@ -40,10 +40,15 @@ def deal(
 
 
 def stacked(
-    players: int, down: Mapping[int, str], six: Mapping[int, str], stock: str = "",
-    up: Mapping[int, str] | None = None, dealer: int | None = None, seed: int = 0,
+    players: int,
+    down: Mapping[int, str],
+    six: Mapping[int, str],
+    stock: str = "",
+    up: Mapping[int, str] | None = None,
+    dealer: int | None = None,
+    seed: int = 0,
     **options: Any,
-) -> ThreeUpThreeDownState:  # fmt: skip
+) -> ThreeUpThreeDownState:
     """A game dealt as given (dealer defaults to the last seat, so seat 0 leads); with ``up``
     every seat has chosen those 3UP values."""
     dealer = players - 1 if dealer is None else dealer
@@ -56,10 +61,15 @@ def stacked(
 
 
 def arranged(
-    players: int, hands: Mapping[int, str], up: Mapping[int, str] | None = None,
-    down: Mapping[int, str] | None = None, pile: str = "", stock: str = "", turn: int = 0,
+    players: int,
+    hands: Mapping[int, str],
+    up: Mapping[int, str] | None = None,
+    down: Mapping[int, str] | None = None,
+    pile: str = "",
+    stock: str = "",
+    turn: int = 0,
     **options: Any,
-) -> ThreeUpThreeDownState:  # fmt: skip
+) -> ThreeUpThreeDownState:
     """A mid-game position set by hand: these hands, 3UP and 3DOWN cards, pile (bottom
     first) and stock (top first, drawn in this order); every other card of the deck is
     out of the game (cleared), so all cards stay accounted for."""

@@ -92,8 +92,9 @@ def test_heuristic_counts_cleared_cards_to_trap_the_next_player():
     )  # everything not listed (other 10s, all Clears but ours) is out of the game
     assert decide(state) == "play 10"
     # With many unseen 10s and Clears around, it clears the big pile instead.
-    loose = arranged(2, hands={0: "10 C", 1: "2 3"}, pile="2 3 4 5 6",
-                     stock="10 10 10 10 C C C C+1 C+1 1")  # fmt: skip
+    loose = arranged(
+        2, hands={0: "10 C", 1: "2 3"}, pile="2 3 4 5 6", stock="10 10 10 10 C C C C+1 C+1 1"
+    )
     assert decide(loose) == "play C"
 
 
@@ -177,8 +178,9 @@ def test_hard_searches_less_with_three_players_or_more():
 def test_hard_bot_plays_out_a_won_endgame_instead_of_going_round_in_circles():
     """Issue 15: from here the old search played 10 10 (the medium bot picks up, the
     hard bot later picks its 10s back up ...) for 179 to 1031 turns; it now finishes."""
-    state = arranged(2, hands={0: "7 10 10", 1: "5 5"}, up={0: "9 9"},
-                     down={0: "6 2 C", 1: "7 C"}, pile="2")  # fmt: skip
+    state = arranged(
+        2, hands={0: "7 10 10", 1: "5 5"}, up={0: "9 9"}, down={0: "6 2 C", 1: "7 C"}, pile="2"
+    )
     state.known[1] = set(state.hands[1])  # picked up: everyone saw them
     bots = [make_bot("hard", state.game, 0, 0), make_bot("medium", state.game, 1, 0)]
     end = play_game(state.game, bots, 0, state=state)
@@ -190,8 +192,9 @@ def circle() -> ThreeUpThreeDownState:
     """Two hard bots passed this pile back and forth until the turn limit (issue 15):
     each plays its highest card so that the other picks up, expecting its playouts'
     weaker reply."""
-    state = arranged(2, hands={0: "6 8 9", 1: "1 2 8"}, up={1: "5 6 6"},
-                     down={0: "8 C+2", 1: "4 4 8"}, turn=1)  # fmt: skip
+    state = arranged(
+        2, hands={0: "6 8 9", 1: "1 2 8"}, up={1: "5 6 6"}, down={0: "8 C+2", 1: "4 4 8"}, turn=1
+    )
     for seat in range(2):
         state.known[seat] = set(state.hands[seat])  # picked up: everyone saw them
     return state
@@ -216,10 +219,17 @@ def test_expert_searches_its_choice_of_cards_up_among_swaps_of_the_heuristics():
     view = SeatView(state, 0)
     shortlist = choice_shortlist(view, view.legal_actions())
     assert [state.game.action_to_text(a) for a in shortlist] == [
-        "choose 9 10 C", "choose 8 9 10", "choose 4 9 10", "choose 3 9 10",
-        "choose 8 9 C", "choose 4 9 C", "choose 3 9 C", "choose 8 10 C", "choose 4 10 C",
+        "choose 9 10 C",
+        "choose 8 9 10",
+        "choose 4 9 10",
+        "choose 3 9 10",
+        "choose 8 9 C",
+        "choose 4 9 C",
+        "choose 3 9 C",
+        "choose 8 10 C",
+        "choose 4 10 C",
         "choose 3 10 C",
-    ]  # fmt: skip
+    ]
     expert = make_bot("expert:iterations=100", state.game, 0, 0)
     assert expert.choose(view) in shortlist
     assert sorted(expert.last.root_visits) == sorted(

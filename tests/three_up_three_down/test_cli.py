@@ -22,8 +22,17 @@ def test_rules_games_and_bots():
 
 
 def test_simulate_json_repeats_exactly():
-    args = ["simulate", "three-up-three-down", "--games", "200", "--players", "4", "--seed", "1",
-            "--json"]  # fmt: skip
+    args = [
+        "simulate",
+        "three-up-three-down",
+        "--games",
+        "200",
+        "--players",
+        "4",
+        "--seed",
+        "1",
+        "--json",
+    ]
     first, second = json.loads(run(*args).output), json.loads(run(*args).output)
     for report in (first, second):
         assert report["games"] == 200 and report["actions"] > 0
@@ -49,9 +58,22 @@ def play_to_the_end(tmp_path, seed: int, seat: int = 0):
     path = tmp_path / "game.json"
     answers = "\n".join(["", "fly", "99", "?", "play 11", "play 7 8"] + ["1"] * 3000) + "\n"
     result = run(
-        "play", "three-up-three-down", "-p", "3", "--seed", str(seed), "--seat", str(seat),
-        "--bots", "heuristic,random", "--save", str(path), "-o", "colors=RG", input=answers,
-    )  # fmt: skip
+        "play",
+        "three-up-three-down",
+        "-p",
+        "3",
+        "--seed",
+        str(seed),
+        "--seat",
+        str(seat),
+        "--bots",
+        "heuristic,random",
+        "--save",
+        str(path),
+        "-o",
+        "colors=RG",
+        input=answers,
+    )
     return result, load_records(path)[0]
 
 

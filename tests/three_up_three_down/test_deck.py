@@ -40,24 +40,37 @@ def test_colors_in_rotation_and_the_green_clear_plus_2():
     assert Counter(COLOR[c] for c in range(84) if RANK[c] == 12) == {0: 2, 1: 2, 2: 2}
     assert THREE_UP.format(83) == "C+2G1" and COLOR[83] == 1
     assert [THREE_UP.format(c) for c in range(7)] == [
-        "1R1", "1G1", "1B1", "1R2", "1G2", "1B2", "1R3",
-    ]  # fmt: skip
+        "1R1",
+        "1G1",
+        "1B1",
+        "1R2",
+        "1G2",
+        "1B2",
+        "1R3",
+    ]
 
 
 @pytest.mark.parametrize(
-    ("colors", "size"), [("RGB", 84), ("RG", 60), ("RB", 59), ("GB", 49), ("R", 35),
-                         ("G", 25), ("B", 24)],
-)  # fmt: skip
+    ("colors", "size"),
+    [("RGB", 84), ("RG", 60), ("RB", 59), ("GB", 49), ("R", 35), ("G", 25), ("B", 24)],
+)
 def test_shortened_decks(colors, size):
     assert len(deck_cards(colors)) == size
 
 
 @pytest.mark.parametrize(
     ("text", "short"),
-    [("7r1", "7R1"), ("10G2", "10G2"), ("c+1b2", "C+1B2"), ("red 7 1", "7R1"),
-     ("7 red 1", "7R1"), ("green clear+2 1", "C+2G1"), ("blue-clear-2", "CB2"),
-     ("Red Clear+1 2", "C+1R2")],
-)  # fmt: skip
+    [
+        ("7r1", "7R1"),
+        ("10G2", "10G2"),
+        ("c+1b2", "C+1B2"),
+        ("red 7 1", "7R1"),
+        ("7 red 1", "7R1"),
+        ("green clear+2 1", "C+2G1"),
+        ("blue-clear-2", "CB2"),
+        ("Red Clear+1 2", "C+1R2"),
+    ],
+)
 def test_card_names(text, short):
     assert THREE_UP.format(THREE_UP.parse(text)) == short
 
@@ -76,8 +89,13 @@ def test_bad_card_names(bad):
 
 def test_values_and_colors_by_name():
     assert [rank_of(t) for t in ("1", "10", "c", "C+1", "clear+2", "Clear")] == [
-        1, 10, 11, 12, 13, 11,
-    ]  # fmt: skip
+        1,
+        10,
+        11,
+        12,
+        13,
+        11,
+    ]
     for bad in ("0", "11", "C+3", "ace", True):
         with pytest.raises(CardError, match="not a 3UP 3DOWN value"):
             rank_of(bad)  # type: ignore[arg-type]

@@ -46,10 +46,11 @@ def test_other_player_counts_are_refused(players):
 
 def test_deal_one_card_at_a_time_from_the_dealers_left_3down_first():
     state = stacked(
-        3, dealer=1,
+        3,
+        dealer=1,
         down={2: "1 2 3", 0: "4 5 6", 1: "7 8 9"},
         six={2: "1 1 1 1 1 1", 0: "2 2 2 2 2 2", 1: "3 3 3 3 3 3"},
-    )  # fmt: skip
+    )
     assert [vals(d) for d in state.down] == ["4 5 6", "7 8 9", "1 2 3"]
     assert [vals(h) for h in state.hands] == ["2 2 2 2 2 2", "3 3 3 3 3 3", "1 1 1 1 1 1"]
     assert state.turn == 2  # the dealer's left will lead
@@ -58,8 +59,11 @@ def test_deal_one_card_at_a_time_from_the_dealers_left_3down_first():
 
 
 def test_choosing_3up_is_secret_and_simultaneous():
-    state = stacked(3, {0: "1 1 1", 1: "2 2 2", 2: "3 3 3"},
-                    {0: "3 4 6 8 10 C", 1: "3 5 9 9 C+1 C+2", 2: "4 4 5 5 6 6"})  # fmt: skip
+    state = stacked(
+        3,
+        {0: "1 1 1", 1: "2 2 2", 2: "3 3 3"},
+        {0: "3 4 6 8 10 C", 1: "3 5 9 9 C+1 C+2", 2: "4 4 5 5 6 6"},
+    )
     assert state.observation(1)["seats"][0]["up"] is None
     assert legal(state, 0)[0] == "choose 3 4 6" and len(legal(state, 0)) == 20
     assert len(legal(state, 2)) == 7  # only the distinct choices: 4 4 5, 4 4 6, 4 5 5, ...
@@ -69,9 +73,14 @@ def test_choosing_3up_is_secret_and_simultaneous():
         assert all("up" not in e.view(viewer) for e in events)
         obs = state.observation(viewer) if viewer is not None else state.public_observation()
         assert obs["seats"][0] == {
-            "hand_size": 3, "up": None, "down": 3, "known": [], "hidden_at_most": [],
-            "out": False, "chosen": True,
-        }  # fmt: skip
+            "hand_size": 3,
+            "up": None,
+            "down": 3,
+            "known": [],
+            "hidden_at_most": [],
+            "out": False,
+            "chosen": True,
+        }
     assert events[0].view(0)["up"] == ["8R1", "10R1", "CR1"]
     assert state.observation(0)["seats"][0]["up"] == ["8R1", "10R1", "CR1"]
     assert vals(state.hands[0]) == "3 4 6"
@@ -80,16 +89,20 @@ def test_choosing_3up_is_secret_and_simultaneous():
     state.apply_text("choose 4 5 6", 2)  # any seat may go next
     events = state.apply_text("choose 9 C+1 C+2", 1)
     assert events[-1].view(None) == {
-        "type": "revealed", "first": 0,
+        "type": "revealed",
+        "first": 0,
         "up": [["8R1", "10R1", "CR1"], ["9R1", "C+1R1", "C+2G1"], ["4G1", "5G1", "6G1"]],
-    }  # fmt: skip
+    }
     assert state.to_act() == (0,)
     assert state.observation(2)["seats"][1]["up"] == ["9R1", "C+1R1", "C+2G1"]
 
 
 def test_values_in_text_take_the_long_forms_of_the_clears():
-    state = stacked(3, {0: "1 1 1", 1: "2 2 2", 2: "3 3 3"},
-                    {0: "3 4 6 8 10 C", 1: "3 5 9 9 C+1 C+2", 2: "4 4 5 5 6 6"})  # fmt: skip
+    state = stacked(
+        3,
+        {0: "1 1 1", 1: "2 2 2", 2: "3 3 3"},
+        {0: "3 4 6 8 10 C", 1: "3 5 9 9 C+1 C+2", 2: "4 4 5 5 6 6"},
+    )
     events = state.apply_text("choose 10 8 Clear", 0)
     assert events[0].view(0)["up"] == ["8R1", "10R1", "CR1"]
     state.apply_text("choose 4 5 6", 2)
@@ -218,8 +231,12 @@ def test_clear_plus_1_without_drawing():
     events = play(state, "play C+1", "play 9")
     assert events[1]["extra_plays"] == 1
     assert events[2] == {
-        "type": "played", "seat": 0, "cards": ["9R1"], "from": "hand", "extra": True,
-    }  # fmt: skip
+        "type": "played",
+        "seat": 0,
+        "cards": ["9R1"],
+        "from": "hand",
+        "extra": True,
+    }
     assert state.turn == 1 and vals(state.hands[0]) == "2 4 6"
 
 
@@ -256,8 +273,12 @@ def test_clear_plus_2_from_3down_a_lower_second_flip_picks_up_with_it():
     assert vals(state.pile) == "9"
     events = state.apply_text("flip")
     assert events[0].view(None) == {
-        "type": "picked_up", "seat": 0, "cards": ["9R1"], "flipped": True, "below": "9",
-    }  # fmt: skip
+        "type": "picked_up",
+        "seat": 0,
+        "cards": ["9R1"],
+        "flipped": True,
+        "below": "9",
+    }
     assert events[0].view(0)["flipped_card"] == "4R1"
     assert "flipped_card" not in events[0].view(1)
     assert vals(state.hands[0]) == "4 9" and state.down[0] == [] and state.turn == 1
@@ -278,8 +299,12 @@ def test_a_clear_as_an_extra_play_ends_the_turn_and_cancels_the_plays_still_owed
     cancelled = arranged(2, hands={0: "C+2 C 2 9", 1: "5 8"}, pile="3")
     events = play(cancelled, "play C+2", "play C")
     assert events[-1] == {
-        "type": "cleared", "seat": 0, "by": "C", "cards": 1, "extra_plays": 0,
-    }  # fmt: skip
+        "type": "cleared",
+        "seat": 0,
+        "by": "C",
+        "cards": 1,
+        "extra_plays": 0,
+    }
     assert cancelled.owed == 0 and cancelled.turn == 1 and cancelled.pile == []
     assert vals(cancelled.hands[0]) == "2 9"  # the owed play was not made
     assert legal(cancelled, 1) == ["play 5", "play 8"]
@@ -401,8 +426,12 @@ def test_3down_one_blind_flip_per_turn_played_if_it_can_be():
         state.apply_text("play 6")
     events = play(state, "flip")
     assert events[0] == {
-        "type": "played", "seat": 0, "cards": ["6R1"], "from": "3DOWN", "extra": False,
-    }  # fmt: skip
+        "type": "played",
+        "seat": 0,
+        "cards": ["6R1"],
+        "from": "3DOWN",
+        "extra": False,
+    }
     assert state.turn == 1 and len(state.down[0]) == 2  # one flip, then the turn passes
 
 
@@ -411,8 +440,12 @@ def test_3down_that_cannot_be_played_is_picked_up_hidden_with_the_pile():
     events = state.apply_text("flip")
     public = events[0].view(None)
     assert public == {
-        "type": "picked_up", "seat": 0, "cards": ["2G1", "5R1"], "flipped": True, "below": "5",
-    }  # fmt: skip
+        "type": "picked_up",
+        "seat": 0,
+        "cards": ["2G1", "5R1"],
+        "flipped": True,
+        "below": "5",
+    }
     assert events[0].view(1) == public and events[0].view(0)["flipped_card"] == "3R1"
     assert vals(state.hands[0]) == "2 3 5" and state.turn == 1
     assert state.observation(0)["hand"] == ["2G1", "5R1", "3R1"]
@@ -441,9 +474,8 @@ def test_first_player_out_of_cards_wins():
     events = play(state, "flip")
     assert events[-2:] == [
         {"type": "out", "seat": 0, "place": 1},
-        {"type": "game_over", "winners": [0], "scores": [0.0, 2.0, 2.0],
-         "ranking": [[0], [1, 2]]},
-    ]  # fmt: skip
+        {"type": "game_over", "winners": [0], "scores": [0.0, 2.0, 2.0], "ranking": [[0], [1, 2]]},
+    ]
     assert state.is_terminal() and state.results().winners == (0,)
 
 
@@ -487,9 +519,8 @@ def test_max_turns_ends_the_game_ranked_by_cards_left():
     events = play(state, "play 4", "play 6")
     assert events[-2:] == [
         {"type": "turn_limit", "turns": 2},
-        {"type": "game_over", "winners": [0], "scores": [1.0, 2.0, 2.0],
-         "ranking": [[0], [1, 2]]},
-    ]  # fmt: skip
+        {"type": "game_over", "winners": [0], "scores": [1.0, 2.0, 2.0], "ranking": [[0], [1, 2]]},
+    ]
     unlimited = ThreeUpThreeDown(2, max_turns=0)
     assert unlimited.max_turns == 0
 

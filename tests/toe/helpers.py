@@ -36,9 +36,14 @@ def deal(x: int, hands: dict[int, str], stock: str = "") -> list[str]:
 
 
 def stacked(
-    hands: dict[int, str], stock: str = "", x: int = 0, more: Sequence[Sequence[str]] = (),
-    questions: Sequence[int] | None = None, seed: int = 0, **options: Any,
-) -> ToeState:  # fmt: skip
+    hands: dict[int, str],
+    stock: str = "",
+    x: int = 0,
+    more: Sequence[Sequence[str]] = (),
+    questions: Sequence[int] | None = None,
+    seed: int = 0,
+    **options: Any,
+) -> ToeState:
     """A Toe game dealt exactly as given (with the mini bank for the Quiz Show)."""
     bank = MINI_BANK if options.get("quiz") else None
     game = Toe(2, bank=bank, **options)

@@ -92,8 +92,9 @@ def test_heuristic_discards_a_hand_that_fits_no_useful_cell():
     keep = stacked({0: "RC1 KH2 GS3", 1: "BS4 RH1 YT2"})
     preset(keep, {"RC1": 1, "YH2": 1, "GS3": 1})
     assert make_bot("heuristic:useful=100", keep.game, 0, 0).choose(SeatView(keep, 0)) == (
-        "discard", (P("RC1"), P("GS3")),
-    )  # fmt: skip
+        "discard",
+        (P("RC1"), P("GS3")),
+    )
 
 
 def test_tactician_makes_a_threat_its_hand_completes_and_keeps_the_wild():
@@ -146,12 +147,15 @@ def test_playouts_win_block_and_throw_a_dead_hand():
     three = {"RC1": 0, "YC1": 0, "GC1": 0, **theirs}
     assert playout("KB? YH2 GT3", three, "BC1") == ("play", P("BC1"), cell_of("BC1"))
     assert playout("KB? YH2 GT3", {"RC1": 0, "YC1": 0, **theirs}, "YC2") == (
-        "play", P("KB?"), cell_of("RS4"),
-    )  # fmt: skip
+        "play",
+        P("KB?"),
+        cell_of("RS4"),
+    )
     assert playout("RH2 YT3 RS4", three) == ("draw",)  # RS4 fits: draw to block it
     assert playout("RH2 YT3 GS4", {"RC1": 0, "YC1": 0, "GC1": 0}) == (
-        "discard", (P("RH2"), P("YT3"), P("GS4")),
-    )  # fmt: skip
+        "discard",
+        (P("RH2"), P("YT3"), P("GS4")),
+    )
 
 
 def test_the_search_weighs_only_the_tacticians_best_plays():

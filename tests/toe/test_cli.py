@@ -88,9 +88,18 @@ def test_play_a_whole_game_against_a_bot(tmp_path):
 def test_play_the_quiz_show_against_a_bot(tmp_path):
     path = tmp_path / "quiz.json"
     result = run(
-        "play", "toe", "--seed", "6", "-o", "quiz=true", "--bots", "heuristic:accuracy=0.5",
-        "--save", str(path), input="\n".join(["1"] * 800) + "\n",
-    )  # fmt: skip
+        "play",
+        "toe",
+        "--seed",
+        "6",
+        "-o",
+        "quiz=true",
+        "--bots",
+        "heuristic:accuracy=0.5",
+        "--save",
+        str(path),
+        input="\n".join(["1"] * 800) + "\n",
+    )
     out = result.output
     assert result.exit_code == 0
     assert "Question 1" in out and "buzz in" in out and "earn" in out
@@ -101,9 +110,22 @@ def test_play_the_quiz_show_against_a_bot(tmp_path):
 def test_two_people_at_one_keyboard(tmp_path):
     path = tmp_path / "hotseat.json"
     result = run(
-        "play", "toe", "--seed", "7", "--humans", "2", "--name", "Ann", "--name", "Bob",
-        "-o", "quiz=true", "--save", str(path), input="\n".join(["1", "a"] * 900) + "\n",
-    )  # fmt: skip
+        "play",
+        "toe",
+        "--seed",
+        "7",
+        "--humans",
+        "2",
+        "--name",
+        "Ann",
+        "--name",
+        "Bob",
+        "-o",
+        "quiz=true",
+        "--save",
+        str(path),
+        input="\n".join(["1", "a"] * 900) + "\n",
+    )
     out = result.output
     assert result.exit_code == 0, out
     assert "Pass the keyboard to Bob" in out and "Pass the keyboard to Ann" in out
@@ -120,9 +142,18 @@ def test_user_question_banks(tmp_path):
     bank.write_text("\n".join(rows) + "\n", encoding="utf-8")
     saved = tmp_path / "games.jsonl"
     result = run(
-        "simulate", "toe", "-n", "5", "-o", "quiz=true", "--questions", str(bank),
-        "--save", str(saved), "--json",
-    )  # fmt: skip
+        "simulate",
+        "toe",
+        "-n",
+        "5",
+        "-o",
+        "quiz=true",
+        "--questions",
+        str(bank),
+        "--save",
+        str(saved),
+        "--json",
+    )
     assert result.exit_code == 0
     assert json.loads(result.output)["options"]["questions"].startswith("family@")
     replay = run("replay", str(saved), "--game", "2", "--questions", str(bank))

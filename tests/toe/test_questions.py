@@ -44,12 +44,14 @@ def test_jsonl_and_csv_read_the_same_questions():
         ('{"question": "Q", "choices": ["a", "A"], "answer": "a"}', "two choices are the same"),
         ('{"question": "Q", "choices": ["a", "b"], "answer": "c"}', "'c' is not one of"),
         ('{"question": "Q", "choices": ["a", "b"], "answer": "a", "level": 1}', "unknown field"),
-        ('{"question": "Q", "choices": ["a", "b"], "answer": "a", "difficulty": "x"}',
-         "'difficulty' must be one of easy"),
+        (
+            '{"question": "Q", "choices": ["a", "b"], "answer": "a", "difficulty": "x"}',
+            "'difficulty' must be one of easy",
+        ),
         (LINE + "\n" + LINE, "line 2: the same question as line 1"),
         ("", "has no questions"),
     ],
-)  # fmt: skip
+)
 def test_bad_banks_get_clear_errors(text, message):
     with pytest.raises(QuestionBankError, match=message):
         parse_bank(text, "bad")

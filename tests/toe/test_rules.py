@@ -163,8 +163,10 @@ def test_taken_cells_are_refused_while_a_free_one_fits():
     with pytest.raises(IllegalActionError, match="fits a free cell"):
         state.apply_text("play KC1 wasted")
     assert {CELL_NAMES[a[2]] for a in state.legal_actions() if a[1] == P("KC1")} == {
-        "YC1", "GC1", "BC1",
-    }  # fmt: skip
+        "YC1",
+        "GC1",
+        "BC1",
+    }
 
 
 # --- wasted plays ---------------------------------------------------------------------------
@@ -310,8 +312,17 @@ def test_max_turns_ends_the_game_in_a_draw():
 
 def test_action_forms_round_trip():
     game = Toe(2)
-    for text in ("draw", "discard RC1 YH2", "discard RC1 YH2 KB?", "play KB? at GS1",
-                 "play RC1 at RC1", "play RC1 wasted", "buzz", "answer C", "timeout"):  # fmt: skip
+    for text in (
+        "draw",
+        "discard RC1 YH2",
+        "discard RC1 YH2 KB?",
+        "play KB? at GS1",
+        "play RC1 at RC1",
+        "play RC1 wasted",
+        "buzz",
+        "answer C",
+        "timeout",
+    ):
         action = game.parse_action(text)
         assert game.action_to_text(action) == text
         assert game.action_from_wire(game.action_to_wire(action)) == action
@@ -319,8 +330,10 @@ def test_action_forms_round_trip():
     assert game.parse_action("discard YH2 RC1") == ("discard", (P("RC1"), P("YH2")))
     assert game.parse_action("play gs1") == ("play", P("GS1"), cell_of("GS1"))
     assert game.parse_action("play black-blob-? at green-square-1") == (
-        "play", P("KB?"), cell_of("GS1"),
-    )  # fmt: skip
+        "play",
+        P("KB?"),
+        cell_of("GS1"),
+    )
     assert game.parse_action("b") == ("answer", 1)
     with pytest.raises(MalformedActionError, match="KB\\? is wild: say which cell"):
         game.parse_action("play KB?")

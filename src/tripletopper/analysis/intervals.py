@@ -95,5 +95,9 @@ class Estimate:
         def clean(x: float) -> float | None:
             return None if math.isnan(x) else round(x, 6)
 
-        return {"value": clean(self.value), "low": clean(self.low), "high": clean(self.high),
-                "n": self.n}  # fmt: skip
+        return {
+            "value": clean(self.value),
+            "low": clean(self.low),
+            "high": clean(self.high),
+            "n": self.n,
+        }

@@ -45,8 +45,9 @@ def hand_value(game: Game) -> Value:
         return game.value
     if isinstance(game, ThirtyTwo):
         return game.score
-    raise ValueError(f"{game.title} has no hand values: odds of hands are for Thirty-One and "
-                     "Thirty-Two")  # fmt: skip
+    raise ValueError(
+        f"{game.title} has no hand values: odds of hands are for Thirty-One and Thirty-Two"
+    )
 
 
 def unseen_cards(game: Game, hand: Sequence[Card], known: Sequence[Card] = ()) -> list[Card]:
@@ -73,20 +74,32 @@ def draw_odds(
 
 
 def knock_odds(
-    game: Game, value: float, players: Sequence[int], hand: Sequence[Card] = (),
-    known: Sequence[Card] = (), samples: int = 20_000, seed: int = 0,
-) -> dict[int, dict[int, float]]:  # fmt: skip
+    game: Game,
+    value: float,
+    players: Sequence[int],
+    hand: Sequence[Card] = (),
+    known: Sequence[Card] = (),
+    samples: int = 20_000,
+    seed: int = 0,
+) -> dict[int, dict[int, float]]:
     """The chance that a knock with ``value`` holds up, by player count and seat
     (:func:`knock_table`)."""
     table = knock_table(game, [value], players, hand, known, samples, seed)
-    return {count: {seat: row[value] for seat, row in by_seat.items()}
-            for count, by_seat in table.items()}  # fmt: skip
+    return {
+        count: {seat: row[value] for seat, row in by_seat.items()}
+        for count, by_seat in table.items()
+    }
 
 
 def knock_table(
-    game: Game, values: Sequence[float], players: Sequence[int], hand: Sequence[Card] = (),
-    known: Sequence[Card] = (), samples: int = 20_000, seed: int = 0,
-) -> KnockTable:  # fmt: skip
+    game: Game,
+    values: Sequence[float],
+    players: Sequence[int],
+    hand: Sequence[Card] = (),
+    known: Sequence[Card] = (),
+    samples: int = 20_000,
+    seed: int = 0,
+) -> KnockTable:
     """:func:`knock_odds` for several values at once (the same deals serve them all).
 
     The knocker knocks on its first turn from ``seat`` (1: first to play after the

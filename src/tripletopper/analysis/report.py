@@ -143,9 +143,10 @@ def sweep_plot(doc: dict[str, Any], name: str) -> Figure:
                 [x for x, _, _ in points],
                 [f["value"] - d for f, d in zip(figs, shift, strict=True)],
                 yerr=[[_half(f, "low") for f in figs], [_half(f, "high") for f in figs]],
-                marker="o", capsize=3,
+                marker="o",
+                capsize=3,
                 label=", ".join(f"{n}={v}" for n, v in fixed.items()) or None,
-            )  # fmt: skip
+            )
         if relative:
             ax.axhline(0, color="black", linewidth=0.8)
         label = next((c["metrics"][key]["label"] for c in cells if key in c["metrics"]), key)

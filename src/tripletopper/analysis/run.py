@@ -139,9 +139,12 @@ def batch_size(games: int, workers: int) -> int:
 
 
 def run_plan(
-    plan: Plan, *, workers: int | None = None, ray: str | None = None,
+    plan: Plan,
+    *,
+    workers: int | None = None,
+    ray: str | None = None,
     on_batch: Callable[[int], None] | None = None,
-) -> list[CellRun]:  # fmt: skip
+) -> list[CellRun]:
     """Play every cell of ``plan``; ``on_batch(games)`` is told of each finished batch."""
     runs = []
     jobs: list[Job] = []
@@ -164,8 +167,9 @@ def run_plan(
             count = min(size, plan.games - first)
             jobs.append((plan.game, cell, plan.bots, plan.seed, first, count, plan.questions))
     owners = [i for i, run in enumerate(runs) for _ in range(0, plan.games, size)]
-    for owner, rows in zip(owners, run_ordered(play_batch, jobs, workers=workers, ray=ray),
-                           strict=True):  # fmt: skip
+    for owner, rows in zip(
+        owners, run_ordered(play_batch, jobs, workers=workers, ray=ray), strict=True
+    ):
         runs[owner].rows.extend(rows)
         if on_batch is not None:
             on_batch(len(rows))

@@ -54,9 +54,11 @@ def figure(metric: Metric, run: CellRun) -> Figure:
         if not values:
             return Figure(metric, Estimate(mean, low, high, 0))
         return Figure(
-            metric, Estimate(mean, low, high, len(values)), quantile(values, 0.5),
+            metric,
+            Estimate(mean, low, high, len(values)),
+            quantile(values, 0.5),
             quantile(values, 0.9),
-        )  # fmt: skip
+        )
     assert den is not None
     if metric.kind == "rate":
         successes, trials = math.fsum(values), math.fsum(den)
@@ -122,8 +124,19 @@ def document(plan: Plan, runs: list[CellRun]) -> dict[str, Any]:
     }
 
 
-CSV_FIELDS = ("cell", "players", "metric", "label", "kind", "value", "low", "high", "n",
-              "median", "p90")  # fmt: skip
+CSV_FIELDS = (
+    "cell",
+    "players",
+    "metric",
+    "label",
+    "kind",
+    "value",
+    "low",
+    "high",
+    "n",
+    "median",
+    "p90",
+)
 
 
 def write_csv(doc: dict[str, Any], out: TextIO) -> None:
@@ -134,8 +147,16 @@ def write_csv(doc: dict[str, Any], out: TextIO) -> None:
     for index, cell in enumerate(doc["cells"]):
         for key, fig in cell["metrics"].items():
             writer.writerow(
-                [*(cell["swept"][name] for name in swept), index, cell["players"], key,
-                 fig["label"], fig["kind"],
-                 *("" if fig.get(f) is None else fig[f] for f in ("value", "low", "high", "n",
-                                                                   "median", "p90"))]
-            )  # fmt: skip
+                [
+                    *(cell["swept"][name] for name in swept),
+                    index,
+                    cell["players"],
+                    key,
+                    fig["label"],
+                    fig["kind"],
+                    *(
+                        "" if fig.get(f) is None else fig[f]
+                        for f in ("value", "low", "high", "n", "median", "p90")
+                    ),
+                ]
+            )

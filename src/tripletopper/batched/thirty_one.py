@@ -97,10 +97,12 @@ class ThirtyOneBatch(Episodes):
     ``game.new_state(seeds[i], decks=decks[i], dealer=dealer)``."""
 
     def __init__(
-        self, game: ThirtyOne, seeds: Sequence[int] | Array,
+        self,
+        game: ThirtyOne,
+        seeds: Sequence[int] | Array,
         decks: Sequence[Sequence[Sequence[Card | str]] | None] | None = None,
         dealer: int | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.game = game
         self.players = p = game.players
         self.trips = game.trips
@@ -301,8 +303,11 @@ class ThirtyOneBatch(Episodes):
             self._refuse(live & ~legal, actions)
         kind = np.where(live, actions, -1)
         for code, handler in (
-            (TAKE, self._take), (DRAW, self._draw), (KNOCK, self._knock), (STOP, self._stop),
-        ):  # fmt: skip
+            (TAKE, self._take),
+            (DRAW, self._draw),
+            (KNOCK, self._knock),
+            (STOP, self._stop),
+        ):
             idx = np.flatnonzero(kind == code)
             if len(idx):
                 handler(idx)
@@ -455,11 +460,21 @@ class ThirtyOneBatch(Episodes):
         k = len(idx)
         self.last[idx] = np.column_stack(
             [
-                self.hand_no[idx], ended, self.knocker[idx], stopper,
-                self.dealer[idx], saved, void, declared,
-                self.hands[idx, :, :3].reshape(k, -1), lost, reason, before, after,
+                self.hand_no[idx],
+                ended,
+                self.knocker[idx],
+                stopper,
+                self.dealer[idx],
+                saved,
+                void,
+                declared,
+                self.hands[idx, :, :3].reshape(k, -1),
+                lost,
+                reason,
+                before,
+                after,
             ]
-        )  # fmt: skip
+        )
         out = gone & ~void
         over = np.zeros(len(idx), dtype=bool)
         if out.any():
@@ -586,12 +601,20 @@ class ThirtyOneBatch(Episodes):
         order = [s for s in order if before[s] > 0]
         showdown = ENDED[ended] in ("knock", "stop")
         return Settlement(
-            hand_no, ENDED[ended], knocker, stopper, [s for s in order if declared[s]],
+            hand_no,
+            ENDED[ended],
+            knocker,
+            stopper,
+            [s for s in order if declared[s]],
             [s for s in order if (before[s] > 0 if showdown else declared[s])],
             [cards[3 * s : 3 * s + 3] for s in range(p)],
             [(s, lost[s], REASONS[reason[s]]) for s in order if lost[s] > 0],
-            [knocker] if saved else [], bool(void), before, after, self.trips,
-        )  # fmt: skip
+            [knocker] if saved else [],
+            bool(void),
+            before,
+            after,
+            self.trips,
+        )
 
     def results(self, i: int) -> Results | None:
         """Game ``i``'s results, as the scalar ``results()``."""

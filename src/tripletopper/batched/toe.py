@@ -77,10 +77,12 @@ class ToeBatch(Episodes):
     ``game.new_state(seeds[i], decks=decks[i], x=x)``."""
 
     def __init__(
-        self, game: Toe, seeds: Sequence[int] | Array,
+        self,
+        game: Toe,
+        seeds: Sequence[int] | Array,
         decks: Sequence[Sequence[Sequence[Card | str]] | None] | None = None,
         x: int | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         if game.quiz:
             raise InvalidOptionError("the batched Toe plays without the Quiz Show (quiz=false)")
         self.game = game

@@ -69,18 +69,24 @@ GAME_BOTS: dict[str, GameBots] = {
     "thirty-two": GameBots(thirty_two.LEVELS, thirty_two.SEARCH, thirty_two.ThirtyTwoHeuristic),
     "thirty-one": GameBots(thirty_one.LEVELS, thirty_one.SEARCH, thirty_one.ThirtyOneHeuristic),
     "toe": GameBots(
-        toe.LEVELS, toe.SEARCH, toe.ToeHeuristic,
+        toe.LEVELS,
+        toe.SEARCH,
+        toe.ToeHeuristic,
         others={"random": toe.ToeRandom, "tactician": toe.ToeTactician},
     ),
     "three-up-three-down": GameBots(
-        three_up_three_down.LEVELS, three_up_three_down.SEARCH,
+        three_up_three_down.LEVELS,
+        three_up_three_down.SEARCH,
         three_up_three_down.ThreeUpHeuristic,
     ),
     "memo-match": GameBots(
-        memo_match.LEVELS, memo_match.SEARCH, None, fallback=memo_match.PerfectBot,
+        memo_match.LEVELS,
+        memo_match.SEARCH,
+        None,
+        fallback=memo_match.PerfectBot,
         others={"perfect": memo_match.PerfectBot, "forgetful": memo_match.ForgetfulBot},
     ),
-}  # fmt: skip
+}
 """Each game's bots."""
 
 BOTS: dict[str, dict[str, type[Bot]]] = {
@@ -93,9 +99,12 @@ for _game, _bots in GAME_BOTS.items():
     for _name, _cls in _bots.by_name().items():
         BOTS.setdefault(_name, {})[_game] = _cls
     BOTS["ismcts"][_game] = searching(
-        _bots.search, _bots.search_fallback(), 1000, 0.0,
+        _bots.search,
+        _bots.search_fallback(),
+        1000,
+        0.0,
         "ISMCTS with this game's search (iterations=, seconds=, depth=, confidence=, paired=)",
-    )  # fmt: skip
+    )
 
 
 LEVEL_ORDER = ("easy", "medium", "hard", "expert")
@@ -147,9 +156,11 @@ def _convert(value: str) -> object:
             return kind(value)
         except ValueError:
             pass
-    return Option("x", "bool", False, "").parse(value) if value.lower() in (
-        "true", "false", "yes", "no", "on", "off"
-    ) else value  # fmt: skip
+    return (
+        Option("x", "bool", False, "").parse(value)
+        if value.lower() in ("true", "false", "yes", "no", "on", "off")
+        else value
+    )
 
 
 BotFactory = Callable[[int, int], Bot]

@@ -41,9 +41,11 @@ class PairRows(Generic[Score]):
     __slots__ = ("bytes", "make", "rows", "size", "source")
 
     def __init__(
-        self, size: int, make: Callable[[int, int], Sequence[Score]],
+        self,
+        size: int,
+        make: Callable[[int, int], Sequence[Score]],
         source: tuple[Callable[..., PairRows[Score]], tuple[object, ...]],
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.size = size
         self.make: Callable[[int, int], Sequence[Score]] = make
         self.source: tuple[Callable[..., PairRows[Score]], tuple[object, ...]] = source
@@ -136,9 +138,15 @@ def greedy_scores(pairs: PairRows[Score], hand: Sequence[int], draws: Sequence[i
 
 
 def greedy_reach(
-    pairs: PairRows[Score], rng: Rng, known: list[int], unseen: list[int], draws: int,
-    samples: int, enough: float, settled: tuple[int, int] | None = None,
-) -> tuple[int, int]:  # fmt: skip
+    pairs: PairRows[Score],
+    rng: Rng,
+    known: list[int],
+    unseen: list[int],
+    draws: int,
+    samples: int,
+    enough: float,
+    settled: tuple[int, int] | None = None,
+) -> tuple[int, int]:
     """How many of ``samples`` greedy players reach a score of ``enough``, and how many
     were played.  Each holds ``known`` and unseen cards to make three, then draws
     ``draws`` more, all drawn as ``rng.sample(unseen, hidden + draws)`` would (the same
@@ -190,9 +198,13 @@ Sampled = tuple[list[int], int, float]
 
 
 def sampled_decision(
-    pairs: PairRows[Score], rng: Rng, unseen: list[int], samples: int,
-    opponents: Sequence[Sampled], decide: Callable[[list[int]], bool],
-) -> bool:  # fmt: skip
+    pairs: PairRows[Score],
+    rng: Rng,
+    unseen: list[int],
+    samples: int,
+    opponents: Sequence[Sampled],
+    decide: Callable[[list[int]], bool],
+) -> bool:
     """``decide(reached)``, where ``reached[i]`` counts which of ``samples`` greedy
     players like opponent ``i`` reach their score (:func:`greedy_reach`, one opponent
     after another on ``rng``).  ``decide`` must never turn from false to true as a count

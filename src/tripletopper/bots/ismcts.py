@@ -192,15 +192,29 @@ class ISMCTSBot(Bot):
     name = "ismcts"
     description = "information-set Monte Carlo tree search over the seat's own view"
     parameters: ClassVar[tuple[str, ...] | None] = (
-        "iterations", "seconds", "exploration", "confidence", "depth", "paired",
-    )  # fmt: skip
+        "iterations",
+        "seconds",
+        "exploration",
+        "confidence",
+        "depth",
+        "paired",
+    )
 
     def __init__(
-        self, game: Game, seat: int, seed: int = 0, *, iterations: int = 1000,
-        seconds: float = 0.0, spec: SearchSpec | None = None, fallback: Bot | None = None,
-        exploration: float | None = None, confidence: float = 1.0, depth: int = 1,
+        self,
+        game: Game,
+        seat: int,
+        seed: int = 0,
+        *,
+        iterations: int = 1000,
+        seconds: float = 0.0,
+        spec: SearchSpec | None = None,
+        fallback: Bot | None = None,
+        exploration: float | None = None,
+        confidence: float = 1.0,
+        depth: int = 1,
         paired: int | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         super().__init__(game, seat, seed)
         self.iterations = whole("iterations", iterations, 1)
         self.seconds = at_least("seconds", seconds, 0.0)
@@ -381,9 +395,14 @@ class ISMCTSBot(Bot):
         return total / max(1, iterations)
 
     def compare(
-        self, view: SeatView, origin: State, moves: list[Action], default: Action | None,
-        started: float, deadline: float | None,
-    ) -> Action:  # fmt: skip
+        self,
+        view: SeatView,
+        origin: State,
+        moves: list[Action],
+        default: Action | None,
+        started: float,
+        deadline: float | None,
+    ) -> Action:
         """Flat Monte Carlo on common random numbers: each sampled world is cloned once
         per move (the clones share the world's hidden cards and future chance), the move
         applied and played out.  The differences between two moves then measure the moves,

@@ -74,9 +74,12 @@ def preset(inner: type[Bot], description: str, **defaults: Any) -> type[Bot]:
 
 
 def searching(
-    spec: SearchSpec | Callable[[Game], SearchSpec], fallback: type[Bot],
-    iterations: int | Callable[[Game], int], seconds: float, description: str,
-) -> type[Bot]:  # fmt: skip
+    spec: SearchSpec | Callable[[Game], SearchSpec],
+    fallback: type[Bot],
+    iterations: int | Callable[[Game], int],
+    seconds: float,
+    description: str,
+) -> type[Bot]:
     """An ISMCTS bot with this budget (override per spec: ``hard:iterations=2000``); ``spec``
     and ``iterations`` may be chosen by the game (say, by its number of players)."""
 
@@ -84,7 +87,9 @@ def searching(
         def __init__(self, game: Game, seat: int, seed: int = 0, **params: Any) -> None:
             budget = iterations if isinstance(iterations, int) else iterations(game)
             super().__init__(
-                game, seat, seed,
+                game,
+                seat,
+                seed,
                 iterations=params.pop("iterations", budget),
                 seconds=float(params.pop("seconds", seconds)),
                 exploration=_number(params.pop("exploration", None)),
@@ -93,7 +98,7 @@ def searching(
                 paired=params.pop("paired", None),
                 spec=spec if isinstance(spec, SearchSpec) else spec(game),
                 fallback=fallback(game, seat, seed, **params),
-            )  # fmt: skip
+            )
 
     Searching.description = description
     Searching.wants_events = fallback.wants_events

@@ -55,9 +55,14 @@ class MemoryBot(Bot):
     """The shared play of the Memo Match bots; subclasses say what they remember."""
 
     def __init__(
-        self, game: Game, seat: int, seed: int = 0, *, spot_delay: float = 8.0,
+        self,
+        game: Game,
+        seat: int,
+        seed: int = 0,
+        *,
+        spot_delay: float = 8.0,
         bonus: str = "remembered",
-    ) -> None:  # fmt: skip
+    ) -> None:
         super().__init__(game, seat, seed)
         if spot_delay < 0:
             raise ValueError("spot_delay must be 0 or more seconds")

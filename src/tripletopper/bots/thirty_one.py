@@ -99,9 +99,15 @@ class ThirtyOneHeuristic(Bot):
     wants_events = True  # it remembers the squared discard pile from the discards it saw
 
     def __init__(
-        self, game: Game, seat: int, seed: int = 0, *, samples: int = 24,
-        tolerance: float = 0.22, margin: float = 0.5,
-    ) -> None:  # fmt: skip
+        self,
+        game: Game,
+        seat: int,
+        seed: int = 0,
+        *,
+        samples: int = 24,
+        tolerance: float = 0.22,
+        margin: float = 0.5,
+    ) -> None:
         super().__init__(game, seat, seed)
         self.samples = whole("samples", samples, 1)
         self.tolerance = tolerance

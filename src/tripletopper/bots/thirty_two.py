@@ -103,9 +103,15 @@ class ThirtyTwoHeuristic(Bot):
     wants_events = True  # it remembers the squared discard pile from the discards it saw
 
     def __init__(
-        self, game: Game, seat: int, seed: int = 0, *, samples: int = 24, margin: float = 0.5,
+        self,
+        game: Game,
+        seat: int,
+        seed: int = 0,
+        *,
+        samples: int = 24,
+        margin: float = 0.5,
         holdout_wilds: int = 4,
-    ) -> None:  # fmt: skip
+    ) -> None:
         super().__init__(game, seat, seed)
         self.samples = whole("samples", samples, 1)
         self.margin = margin

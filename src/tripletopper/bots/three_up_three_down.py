@@ -236,9 +236,14 @@ def _position(obs: dict[str, Any]) -> Hashable:
         for info in obs["seats"]
     )
     return (
-        tuple(obs["pile"]), tuple(sorted(obs["hand"])), seats, obs["stock_size"],
-        len(obs["cleared"]), obs["extra_plays"], obs["may_draw"],
-    )  # fmt: skip
+        tuple(obs["pile"]),
+        tuple(sorted(obs["hand"])),
+        seats,
+        obs["stock_size"],
+        len(obs["cleared"]),
+        obs["extra_plays"],
+        obs["may_draw"],
+    )
 
 
 def unrepeating(inner: type[Bot]) -> type[Bot]:

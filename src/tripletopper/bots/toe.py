@@ -93,7 +93,7 @@ class QuizPlayer:
 
     def __init__(
         self, game: Toe, rng: Rng, accuracy: float | None, buzz: float, guess: float = 1.0
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.check(accuracy, buzz, guess)
         self.game = game  # the bank is read through the game (a bot ships without its bank)
         self.rng = rng
@@ -155,9 +155,14 @@ class ToeRandom(RandomBot):
     description = "picks any legal action at random (Quiz Show: accuracy=, buzz=)"
 
     def __init__(
-        self, game: Game, seat: int, seed: int = 0, *, accuracy: float | None = None,
+        self,
+        game: Game,
+        seat: int,
+        seed: int = 0,
+        *,
+        accuracy: float | None = None,
         buzz: float = 0.0,
-    ) -> None:  # fmt: skip
+    ) -> None:
         super().__init__(game, seat, seed)
         self.quiz: QuizPlayer | None = None
         QuizPlayer.check(accuracy, buzz)
@@ -188,9 +193,17 @@ class ToeHeuristic(Bot):
     )
 
     def __init__(
-        self, game: Game, seat: int, seed: int = 0, *, accuracy: float = 0.7, buzz: float = 1.5,
-        guess: float = 0.0, wild_cost: float = 2.0, useful: float = 3.0,
-    ) -> None:  # fmt: skip
+        self,
+        game: Game,
+        seat: int,
+        seed: int = 0,
+        *,
+        accuracy: float = 0.7,
+        buzz: float = 1.5,
+        guess: float = 0.0,
+        wild_cost: float = 2.0,
+        useful: float = 3.0,
+    ) -> None:
         super().__init__(game, seat, seed)
         assert isinstance(game, Toe)
         QuizPlayer.check(accuracy, buzz, guess)

@@ -34,9 +34,13 @@ class Deck:
     __slots__ = ("_exact", "_lookup", "max_words", "name", "names", "size", "symbol")
 
     def __init__(
-        self, name: str, names: Sequence[str], aliases: Mapping[str, Card], *,
+        self,
+        name: str,
+        names: Sequence[str],
+        aliases: Mapping[str, Card],
+        *,
         symbol: str | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.name = name
         self.symbol = symbol
         """The module constant holding this deck (``package.module.NAME``): it is pickled

@@ -14,9 +14,20 @@ from tripletopper.cards.deck import Card, Deck
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 RANK_WORDS = (
-    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-    "jack", "queen", "king", "ace",
-)  # fmt: skip
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "jack",
+    "queen",
+    "king",
+    "ace",
+)
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 SUIT_LETTERS = "CDHS"
 SUIT_SYMBOLS = "♣♦♥♠"

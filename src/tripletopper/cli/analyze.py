@@ -27,16 +27,29 @@ from tripletopper.parallel import RayUnavailable
 @click.command("analyze", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("game")
 @game_options
-@click.option("--games", "-n", "count", type=click.IntRange(min=1), default=1000,
-              show_default=True, help="Games per cell of the grid.")  # fmt: skip
 @click.option(
-    "--bots", "bot_list", default=None, metavar="A,B,...",
+    "--games",
+    "-n",
+    "count",
+    type=click.IntRange(min=1),
+    default=1000,
+    show_default=True,
+    help="Games per cell of the grid.",
+)
+@click.option(
+    "--bots",
+    "bot_list",
+    default=None,
+    metavar="A,B,...",
     help="Bots by seat, repeated to fill the table (default: the game's medium level).",
-)  # fmt: skip
+)
 @click.option(
-    "--sweep", "sweeps", multiple=True, metavar="NAME=V1,V2,...",
+    "--sweep",
+    "sweeps",
+    multiple=True,
+    metavar="NAME=V1,V2,...",
     help="Run every value of an option (or of 'players'); several sweeps make a grid.",
-)  # fmt: skip
+)
 @worker_options
 @click.option(
     "--report",
@@ -63,11 +76,21 @@ from tripletopper.parallel import RayUnavailable
     "--progress/--no-progress", default=None, help="Progress bar (default: on a terminal)."
 )
 def analyze_command(
-    game: str, players: int | None, options: Sequence[str], seed: int | None,
-    questions: str | None, count: int, bot_list: str | None, sweeps: Sequence[str],
-    workers: int | None, ray: str | None, report_dir: str | None, json_file: str | None,
-    csv_file: str | None, progress: bool | None,
-) -> None:  # fmt: skip
+    game: str,
+    players: int | None,
+    options: Sequence[str],
+    seed: int | None,
+    questions: str | None,
+    count: int,
+    bot_list: str | None,
+    sweeps: Sequence[str],
+    workers: int | None,
+    ray: str | None,
+    report_dir: str | None,
+    json_file: str | None,
+    csv_file: str | None,
+    progress: bool | None,
+) -> None:
     """Play GAME many times between bots and report its balance: win rate by seat, game
     length and the game's own figures, each with a 95% interval, for every cell of a
     sweep. The same command and seed give the same numbers on any number of workers."""
@@ -75,9 +98,15 @@ def analyze_command(
         cls = game_class(game)
         specs = split_bots(bot_list) if bot_list else [default_bot(cls.name)]
         plan = Plan(
-            cls.name, players, tuple(options), tuple(parse_sweep(s) for s in sweeps),
-            tuple(specs), count, 0 if seed is None else seed, questions,
-        )  # fmt: skip
+            cls.name,
+            players,
+            tuple(options),
+            tuple(parse_sweep(s) for s in sweeps),
+            tuple(specs),
+            count,
+            0 if seed is None else seed,
+            questions,
+        )
         cells = plan.cells()
     except (TripleTopperError, ValueError) as exc:
         raise click.UsageError(str(exc)) from None
@@ -86,17 +115,24 @@ def analyze_command(
     err = Console(stderr=True)
     show = err.is_terminal if progress is None else progress
     bar = Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=err, disable=not show, transient=True,
-    )  # fmt: skip
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        disable=not show,
+        transient=True,
+    )
     started = time.perf_counter()
     with bar:
         task = bar.add_task(f"{cls.name}: {len(cells)} cell(s)", total=len(cells) * count)
         try:
             runs = run_plan(
-                plan, workers=workers, ray=ray,
+                plan,
+                workers=workers,
+                ray=ray,
                 on_batch=lambda games: bar.advance(task, games),
-            )  # fmt: skip
+            )
         except TripleTopperError as exc:
             raise click.UsageError(str(exc)) from None
         except RayUnavailable as exc:
@@ -164,9 +200,13 @@ def print_document(doc: dict[str, Any], console: Console, seconds: float | None 
             table.add_column(column, justify="left" if column == "metric" else "right")
         for fig in cell["metrics"].values():
             table.add_row(
-                fig["label"], fmt(fig), interval(fig), fmt(fig, "median"), fmt(fig, "p90"),
+                fig["label"],
+                fmt(fig),
+                interval(fig),
+                fmt(fig, "median"),
+                fmt(fig, "p90"),
                 f"{fig['n']:g}",
-            )  # fmt: skip
+            )
         console.print(table)
         return
     table = Table(title="value (95% interval) per cell")

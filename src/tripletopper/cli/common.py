@@ -22,9 +22,12 @@ NAMES = ("Ann", "Ben", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy")
 def questions_option(func: F) -> F:
     """--questions FILE: a user question bank (Quiz Show)."""
     return click.option(
-        "--questions", "questions", type=click.Path(exists=True, dir_okay=False), default=None,
+        "--questions",
+        "questions",
+        type=click.Path(exists=True, dir_okay=False),
+        default=None,
         help="A question bank file (JSON lines or CSV) for the Quiz Show; see docs/questions.md.",
-    )(func)  # fmt: skip
+    )(func)
 
 
 def game_options(func: F) -> F:
@@ -34,9 +37,13 @@ def game_options(func: F) -> F:
         "--seed", type=int, default=None, help="Random seed (same seed, same game)."
     )(func)
     func = click.option(
-        "--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
+        "--option",
+        "-o",
+        "options",
+        multiple=True,
+        metavar="NAME=VALUE",
         help="A game option, e.g. -o counters=12 (see `tripletopper games`).",
-    )(func)  # fmt: skip
+    )(func)
     func = click.option("--players", "-p", type=int, default=None, help="Number of players.")(func)
     return func
 
@@ -44,14 +51,20 @@ def game_options(func: F) -> F:
 def worker_options(func: F) -> F:
     """--workers and --ray: where the games of a batch command are played."""
     func = click.option(
-        "--ray", "ray", default=None, metavar="auto|local|ADDRESS",
+        "--ray",
+        "ray",
+        default=None,
+        metavar="auto|local|ADDRESS",
         help="Run on a Ray cluster instead: 'auto' (the cluster this machine joined), 'local' "
         "(start one here) or the head's address. Needs tripletopper[cluster].",
-    )(func)  # fmt: skip
+    )(func)
     func = click.option(
-        "--workers", "-w", type=click.IntRange(min=1), default=None,
+        "--workers",
+        "-w",
+        type=click.IntRange(min=1),
+        default=None,
         help="Worker processes (default: one per core).",
-    )(func)  # fmt: skip
+    )(func)
     return func
 
 

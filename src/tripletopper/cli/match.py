@@ -26,13 +26,21 @@ ELO0, ELO1 = 0.0, 50.0
 @click.argument("bot_b")
 @game_options
 @click.option(
-    "--games", "-n", "max_games", type=click.IntRange(min=1), default=1000, show_default=True,
+    "--games",
+    "-n",
+    "max_games",
+    type=click.IntRange(min=1),
+    default=1000,
+    show_default=True,
     help="Stop here if the SPRT has not decided (whole deals, at least one).",
-)  # fmt: skip
+)
 @click.option(
-    "--seconds", "time_limit", type=click.FloatRange(min=0), default=None,
+    "--seconds",
+    "time_limit",
+    type=click.FloatRange(min=0),
+    default=None,
     help="Stop after the first deal that ends past this many seconds (verdict inconclusive).",
-)  # fmt: skip
+)
 @click.option(
     "--elo0", type=float, default=None, help=f"H0: A is this much stronger (Elo; default {ELO0:g})."
 )
@@ -42,10 +50,11 @@ ELO0, ELO1 = 0.0, 50.0
 @click.option("--score0", type=float, default=None, help="H0 as A's score (instead of --elo0).")
 @click.option("--score1", type=float, default=None, help="H1 as A's score (instead of --elo1).")
 @click.option(
-    "--fixed", is_flag=True,
+    "--fixed",
+    is_flag=True,
     help="Play all --games, never stopping early: an unbiased score (the verdict is the "
     "last LLR's).  Quote scores from fixed runs; an SPRT's stop overstates the winner.",
-)  # fmt: skip
+)
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="False H1 rate.")
 @click.option("--beta", type=float, default=0.05, show_default=True, help="False H0 rate.")
 @worker_options
@@ -54,12 +63,27 @@ ELO0, ELO1 = 0.0, 50.0
     "--progress/--no-progress", default=None, help="Progress bar (default: on a terminal)."
 )
 def match_command(
-    game: str, bot_a: str, bot_b: str, players: int | None, options: Sequence[str],
-    seed: int | None, questions: str | None, max_games: int, time_limit: float | None,
-    elo0: float | None, elo1: float | None, score0: float | None, score1: float | None,
-    fixed: bool, alpha: float, beta: float,
-    workers: int | None, ray: str | None, as_json: bool, progress: bool | None,
-) -> None:  # fmt: skip
+    game: str,
+    bot_a: str,
+    bot_b: str,
+    players: int | None,
+    options: Sequence[str],
+    seed: int | None,
+    questions: str | None,
+    max_games: int,
+    time_limit: float | None,
+    elo0: float | None,
+    elo1: float | None,
+    score0: float | None,
+    score1: float | None,
+    fixed: bool,
+    alpha: float,
+    beta: float,
+    workers: int | None,
+    ray: str | None,
+    as_json: bool,
+    progress: bool | None,
+) -> None:
     """Play BOT_A against BOT_B in GAME on duplicate deals (every deal from every seat)
     until an SPRT decides whether A is stronger; report A's score (95% interval), the Elo
     difference, the likelihood of superiority and the verdict.  Multiplayer games seat
@@ -77,18 +101,31 @@ def match_command(
     err = Console(stderr=True)
     show = err.is_terminal if progress is None else progress
     bar = Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=err, disable=not show, transient=True,
-    )  # fmt: skip
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        disable=not show,
+        transient=True,
+    )
     with bar:
         per_deal = len(deal_seatings(the_game.players))
         task = bar.add_task(f"{bot_a} vs {bot_b}", total=max(1, max_games // per_deal) * per_deal)
         try:
             result = run_match(
-                the_game, bot_a, bot_b, sprt, max_games, seed or 0, workers=workers, ray=ray,
-                seconds=time_limit, fixed=fixed,
+                the_game,
+                bot_a,
+                bot_b,
+                sprt,
+                max_games,
+                seed or 0,
+                workers=workers,
+                ray=ray,
+                seconds=time_limit,
+                fixed=fixed,
                 on_game=lambda done: bar.update(task, completed=done),
-            )  # fmt: skip
+            )
         except RayUnavailable as exc:
             raise click.ClickException(str(exc)) from None
     if as_json:
@@ -98,9 +135,13 @@ def match_command(
 
 
 def _sprt(
-    elo0: float | None, elo1: float | None, score0: float | None, score1: float | None,
-    alpha: float, beta: float,
-) -> Sprt:  # fmt: skip
+    elo0: float | None,
+    elo1: float | None,
+    score0: float | None,
+    score1: float | None,
+    alpha: float,
+    beta: float,
+) -> Sprt:
     if (elo0 is not None or elo1 is not None) and (score0 is not None or score1 is not None):
         raise click.UsageError("give the SPRT bounds as --elo0/--elo1 or as --score0/--score1")
     low = score0 if score0 is not None else score_of(ELO0 if elo0 is None else elo0)

@@ -47,12 +47,22 @@ from tripletopper.games.toe import open_lines
     metavar="NAME=VALUE",
     help="A game option, e.g. -o no_wilds=true.",
 )
-@click.option("--samples", type=click.IntRange(min=100), default=20_000, show_default=True,
-              help="Deals sampled per player count and seat for the knock table.")  # fmt: skip
+@click.option(
+    "--samples",
+    type=click.IntRange(min=100),
+    default=20_000,
+    show_default=True,
+    help="Deals sampled per player count and seat for the knock table.",
+)
 def odds_command(
-    game: str, hand: str, known: str, up: str | None, players: int | None,
-    options: Sequence[str], samples: int,
-) -> None:  # fmt: skip
+    game: str,
+    hand: str,
+    known: str,
+    up: str | None,
+    players: int | None,
+    options: Sequence[str],
+    samples: int,
+) -> None:
     """Odds for HAND in GAME. Thirty-One and Thirty-Two: HAND is your three cards ("AS KS
     9H"); Memo Match: the card face up; Toe: the board, 64 characters X, O or . in cell
     order."""
@@ -76,9 +86,14 @@ def odds_command(
 
 
 def show_hand(
-    game: Game, hand_text: str, known_text: str, up_text: str | None, players: int | None,
-    samples: int, console: Console,
-) -> None:  # fmt: skip
+    game: Game,
+    hand_text: str,
+    known_text: str,
+    up_text: str | None,
+    players: int | None,
+    samples: int,
+    console: Console,
+) -> None:
     deck = game.deck
     hand = deck.parse_many(hand_text)
     known = deck.parse_many(known_text)

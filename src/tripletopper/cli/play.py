@@ -64,24 +64,37 @@ class Quit(Exception):
 @game_options
 @click.option("--seat", type=int, default=0, show_default=True, help="Your seat (0 = first).")
 @click.option(
-    "--bots", "bot_list", default=None, metavar="A,B,...",
+    "--bots",
+    "bot_list",
+    default=None,
+    metavar="A,B,...",
     help="Bots for the other seats, in seat order (repeated to fill; default the game's "
     "medium level).",
-)  # fmt: skip
+)
 @click.option("--save", type=click.Path(dir_okay=False), help="Save the game to this file.")
 @click.option(
     "--name", "names", multiple=True, help="Your name at the table (repeat it with --humans)."
 )
 @click.option(
-    "--humans", type=click.IntRange(min=1), default=1, show_default=True,
+    "--humans",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
     help="Players at this keyboard, from --seat on (hot seat: hidden cards are shown to "
     "each in turn, with a screen to pass the keyboard).",
-)  # fmt: skip
+)
 def play_command(
-    game: str, players: int | None, options: Sequence[str], seed: int | None, seat: int,
-    bot_list: str | None, save: str | None, names: Sequence[str], humans: int,
+    game: str,
+    players: int | None,
+    options: Sequence[str],
+    seed: int | None,
+    seat: int,
+    bot_list: str | None,
+    save: str | None,
+    names: Sequence[str],
+    humans: int,
     questions: str | None,
-) -> None:  # fmt: skip
+) -> None:
     """Play GAME against bots (or other people at this keyboard) in the terminal."""
     the_game = build_game(game, players, options, questions)
     if not 0 <= seat < the_game.players:
@@ -125,9 +138,15 @@ class TerminalTable:
     """The seats played at this keyboard (empty means just ``seat``)."""
 
     def __init__(
-        self, game: Game, seat: int, specs: Sequence[str], seed: int, console: Console,
-        name: str | Sequence[str] = "You", humans: int = 1,
-    ) -> None:  # fmt: skip
+        self,
+        game: Game,
+        seat: int,
+        specs: Sequence[str],
+        seed: int,
+        console: Console,
+        name: str | Sequence[str] = "You",
+        humans: int = 1,
+    ) -> None:
         self.game = game
         self.seat = seat
         self.console = console

@@ -28,15 +28,27 @@ from tripletopper.record import Record, load_records
 @click.option("--seat", type=int, default=None, help="Watch from this seat (default: yours).")
 @click.option("--public", is_flag=True, help="Watch as a spectator (public view only).")
 @click.option("--all", "all_seeing", is_flag=True, help="All-seeing: every hidden card shown.")
-@click.option("--game", "index", type=int, default=0, show_default=True,
-              help="Which game of a file saved by simulate.")  # fmt: skip
+@click.option(
+    "--game",
+    "index",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Which game of a file saved by simulate.",
+)
 @click.option("--table/--no-table", default=False, help="Draw the table after every action.")
 @click.option("--step", is_flag=True, help="Wait for Enter after every action.")
 @questions_option
 def replay_command(
-    path: str, seat: int | None, public: bool, all_seeing: bool, index: int, table: bool,
-    step: bool, questions: str | None,
-) -> None:  # fmt: skip
+    path: str,
+    seat: int | None,
+    public: bool,
+    all_seeing: bool,
+    index: int,
+    table: bool,
+    step: bool,
+    questions: str | None,
+) -> None:
     """Replay a game saved with --save, from one seat's view (or --public, or --all)."""
     load_questions(questions)
     try:

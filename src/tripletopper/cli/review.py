@@ -30,20 +30,37 @@ SKIPPED = {
 @click.command("review", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("--seat", type=int, default=None, help="The seat to review (default: yours).")
-@click.option("--iterations", "-i", type=click.IntRange(min=1), default=None,
-              help="Search iterations per decision (default: the expert's).")  # fmt: skip
+@click.option(
+    "--iterations",
+    "-i",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Search iterations per decision (default: the expert's).",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="The search's seed.")
-@click.option("--game", "index", type=int, default=0, show_default=True,
-              help="Which game of a file saved by simulate.")  # fmt: skip
+@click.option(
+    "--game",
+    "index",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Which game of a file saved by simulate.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
 @click.option(
     "--progress/--no-progress", default=None, help="Progress bar (default: on a terminal)."
 )
 @questions_option
 def review_command(
-    path: str, seat: int | None, iterations: int | None, seed: int, index: int, as_json: bool,
-    progress: bool | None, questions: str | None,
-) -> None:  # fmt: skip
+    path: str,
+    seat: int | None,
+    iterations: int | None,
+    seed: int,
+    index: int,
+    as_json: bool,
+    progress: bool | None,
+    questions: str | None,
+) -> None:
     """Review a saved game: for each decision of a seat, the expert's move and the loss."""
     load_questions(questions)
     try:
@@ -60,17 +77,25 @@ def review_command(
     err = Console(stderr=True)
     show = err.is_terminal if progress is None else progress
     bar = Progress(
-        TextColumn("decision"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=err, disable=not show, transient=True,
-    )  # fmt: skip
+        TextColumn("decision"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        disable=not show,
+        transient=True,
+    )
     try:
         finished = record.replay().is_terminal()
         with bar:
             task = bar.add_task("review", total=None)
             result = review(
-                record, seat, iterations, seed,
+                record,
+                seat,
+                iterations,
+                seed,
                 progress=lambda done, total: bar.update(task, completed=done, total=total),
-            )  # fmt: skip
+            )
     except TripleTopperError as exc:
         raise click.ClickException(str(exc)) from None
     if as_json:
@@ -92,9 +117,11 @@ def print_review(result: Review, names: list[str] | None, finished: bool, consol
     for finding in result.findings:
         same = finding.preferred == finding.played
         table.add_row(
-            str(finding.index + 1), finding.played, "(the same)" if same else finding.preferred,
+            str(finding.index + 1),
+            finding.played,
+            "(the same)" if same else finding.preferred,
             f"{finding.loss * 100:.1f}",
-        )  # fmt: skip
+        )
     console.print(table)
     console.print(
         "Loss: the expected result (0 = last, 100 = first) the move played gave up "

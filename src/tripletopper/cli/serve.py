@@ -92,11 +92,19 @@ from tripletopper.server.tables import Settings
     type=click.Choice(["debug", "info", "warning", "error"]),
 )
 def serve_command(
-    host: str, port: int, db_url: str | None, redis_url: str | None, workers: int,
-    data_dir: str, bot_delay: float,
-    rate_limits: bool, bot_workers: int | None, bot_deadline: float, review_workers: int,
+    host: str,
+    port: int,
+    db_url: str | None,
+    redis_url: str | None,
+    workers: int,
+    data_dir: str,
+    bot_delay: float,
+    rate_limits: bool,
+    bot_workers: int | None,
+    bot_deadline: float,
+    review_workers: int,
     log_level: str,
-) -> None:  # fmt: skip
+) -> None:
     """Run the online card room: open the printed URL in a browser."""
     import uvicorn
 
@@ -117,19 +125,23 @@ def serve_command(
         settings.rates = {}
         settings.open_per_address = 1_000_000
     if workers > 1 and redis_url is None:
-        click.echo("tripletopper serve: --workers needs --redis (and --db postgresql...)",
-                   err=True)  # fmt: skip
+        click.echo("tripletopper serve: --workers needs --redis (and --db postgresql...)", err=True)
         sys.exit(2)
     if redis_url is not None and not (db_url or "").startswith("postgresql"):
-        click.echo("tripletopper serve: --redis needs a shared database: --db postgresql...",
-                   err=True)  # fmt: skip
+        click.echo(
+            "tripletopper serve: --redis needs a shared database: --db postgresql...", err=True
+        )
         sys.exit(2)
     if bot_workers is None and workers > 1:  # the cores are shared by the room's processes
         bot_workers = max(1, (os.cpu_count() or 1) // workers)
     config = ServerConfig(
-        data_dir=data_dir, db_url=db_url, bot_workers=bot_workers, freeze_gc=True,
-        settings=settings, redis_url=redis_url,
-    )  # fmt: skip
+        data_dir=data_dir,
+        db_url=db_url,
+        bot_workers=bot_workers,
+        freeze_gc=True,
+        settings=settings,
+        redis_url=redis_url,
+    )
     try:  # a database that cannot be opened or migrated: one line, not a traceback
         open_database(config.url()).stop()
     except StorageError as exc:
@@ -140,14 +152,19 @@ def serve_command(
     click.echo(f"Triple Topper card room: open http://{shown}:{port}/ in your browser")
     click.echo(f"(games are stored in {where}; Ctrl+C stops the server)")
     options: dict[str, Any] = dict(
-        host=host, port=port, log_level=log_level, ws_max_size=65536,
-        ws_ping_interval=20, ws_ping_timeout=20,
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws_max_size=65536,
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
         ws_per_message_deflate=False,  # loopback and LAN: compression costs more CPU than it saves
-    )  # fmt: skip
+    )
     if workers == 1:
         uvicorn.run(create_app(config), **options)
         return
     click.echo(f"({workers} processes share the port, with Redis at --redis)")
     config_to_environment(config)  # each process builds its own app from it
-    uvicorn.run("tripletopper.server.app:app_from_environment", factory=True, workers=workers,
-                **options)  # fmt: skip
+    uvicorn.run(
+        "tripletopper.server.app:app_from_environment", factory=True, workers=workers, **options
+    )

@@ -23,18 +23,30 @@ from tripletopper.runner import Simulation, simulate
 @game_options
 @click.option("--games", "-n", "count", type=click.IntRange(min=1), default=1000, show_default=True)
 @click.option(
-    "--bots", "bot_list", default="random", show_default=True, metavar="A,B,...",
+    "--bots",
+    "bot_list",
+    default="random",
+    show_default=True,
+    metavar="A,B,...",
     help="Bots by seat (the list is repeated to fill the table).",
-)  # fmt: skip
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
 @click.option("--save", type=click.Path(dir_okay=False), help="Save every game (JSON lines).")
 @click.option(
     "--progress/--no-progress", default=None, help="Progress bar (default: on a terminal)."
 )
 def simulate_command(
-    game: str, players: int | None, options: Sequence[str], seed: int | None, count: int,
-    bot_list: str, as_json: bool, save: str | None, progress: bool | None, questions: str | None,
-) -> None:  # fmt: skip
+    game: str,
+    players: int | None,
+    options: Sequence[str],
+    seed: int | None,
+    count: int,
+    bot_list: str,
+    as_json: bool,
+    save: str | None,
+    progress: bool | None,
+    questions: str | None,
+) -> None:
     """Play many games of GAME between bots and report how each seat and bot did."""
     the_game = build_game(game, players, options, questions)
     specs = split_bots(bot_list)
@@ -46,9 +58,14 @@ def simulate_command(
     show = err.is_terminal if progress is None else progress
     out_file = Path(save).open("w", encoding="utf-8") if save else None  # noqa: SIM115
     bar = Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=err, disable=not show, transient=True,
-    )  # fmt: skip
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        disable=not show,
+        transient=True,
+    )
     try:
         with bar:
             task = bar.add_task(f"{the_game.name}", total=count)
@@ -86,9 +103,12 @@ def print_report(report: Simulation, console: Console) -> None:
         seats.add_column(column, justify="left" if column == "bot" else "right")
     for seat in data["seats"]:
         seats.add_row(
-            str(seat["seat"]), seat["bot"], f"{seat['win_rate']:.1%}",
-            f"{seat['mean_score']:.2f}", f"{seat['mean_rank']:.2f}",
-        )  # fmt: skip
+            str(seat["seat"]),
+            seat["bot"],
+            f"{seat['win_rate']:.1%}",
+            f"{seat['mean_score']:.2f}",
+            f"{seat['mean_rank']:.2f}",
+        )
     console.print(seats)
     if len(data["by_bot"]) > 1:
         bots = Table(title="By bot")
@@ -96,7 +116,10 @@ def print_report(report: Simulation, console: Console) -> None:
             bots.add_column(column, justify="left" if column == "bot" else "right")
         for name, entry in data["by_bot"].items():
             bots.add_row(
-                name, str(entry["seats"]), f"{entry['win_rate_per_seat']:.1%}",
-                f"{entry['mean_score']:.2f}", f"{entry['mean_rank']:.2f}",
-            )  # fmt: skip
+                name,
+                str(entry["seats"]),
+                f"{entry['win_rate_per_seat']:.1%}",
+                f"{entry['mean_score']:.2f}",
+                f"{entry['mean_rank']:.2f}",
+            )
         console.print(bots)

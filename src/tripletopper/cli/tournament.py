@@ -35,10 +35,19 @@ from tripletopper.tournament import Tournament, run_tournament
     "--progress/--no-progress", default=None, help="Progress bar (default: on a terminal)."
 )
 def tournament_command(
-    game: str, players: int | None, options: Sequence[str], seed: int | None, bot_list: str,
-    count: int, workers: int | None, ray: str | None, out: str | None, as_json: bool,
-    progress: bool | None, questions: str | None,
-) -> None:  # fmt: skip
+    game: str,
+    players: int | None,
+    options: Sequence[str],
+    seed: int | None,
+    bot_list: str,
+    count: int,
+    workers: int | None,
+    ray: str | None,
+    out: str | None,
+    as_json: bool,
+    progress: bool | None,
+    questions: str | None,
+) -> None:
     """Play GAME between bots with balanced seatings; report win rates (95% intervals),
     mean places and OpenSkill ratings."""
     the_game = build_game(game, players, options, questions)
@@ -49,16 +58,26 @@ def tournament_command(
     err = Console(stderr=True)
     show = err.is_terminal if progress is None else progress
     bar = Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=err, disable=not show, transient=True,
-    )  # fmt: skip
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        disable=not show,
+        transient=True,
+    )
     with bar:
         task = bar.add_task(f"{the_game.name} tournament", total=count)
         try:
             report = run_tournament(
-                the_game, specs, count, seed or 0, workers=workers, ray=ray,
+                the_game,
+                specs,
+                count,
+                seed or 0,
+                workers=workers,
+                ray=ray,
                 on_game=lambda done: bar.update(task, completed=done),
-            )  # fmt: skip
+            )
         except RayUnavailable as exc:
             raise click.ClickException(str(exc)) from None
     if out:
@@ -86,11 +105,14 @@ def print_tournament(report: Tournament, console: Console) -> None:
         place_low, place_high = row["mean_place_95"]
         p95 = row["decision_seconds"]["p95"]
         table.add_row(
-            row["bot"], f"{row['win_rate']:.1%}", f"{low:.1%}-{high:.1%}",
-            f"{row['mean_place']:.2f}", f"{place_low:.2f}-{place_high:.2f}",
+            row["bot"],
+            f"{row['win_rate']:.1%}",
+            f"{low:.1%}-{high:.1%}",
+            f"{row['mean_place']:.2f}",
+            f"{place_low:.2f}-{place_high:.2f}",
             f"{row['rating']['ordinal']:.1f}",
             "-" if p95 is None else f"{p95 * 1000:.0f} ms",
-        )  # fmt: skip
+        )
     console.print(table)
     if data.get("head_to_head"):
         console.print("Head to head (row's share of the games against column):")

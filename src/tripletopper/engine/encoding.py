@@ -114,8 +114,9 @@ class Features:
                 self.index.append(base + (seat - me) % players)
                 self.value.append(value / scale)
 
-    def cards(self, block: str, names: Iterable[str | None], lookup: Mapping[str, int],
-              at: int = 0) -> None:  # fmt: skip
+    def cards(
+        self, block: str, names: Iterable[str | None], lookup: Mapping[str, int], at: int = 0
+    ) -> None:
         base = self.offset[block] + at
         found = [base + lookup[name] for name in names if name is not None]
         self.index += found

@@ -15,9 +15,11 @@ class Event:
     __slots__ = ("data", "secret", "type")
 
     def __init__(
-        self, type: str, data: dict[str, Any] | None = None,
+        self,
+        type: str,
+        data: dict[str, Any] | None = None,
         secret: dict[int, dict[str, Any]] | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.type = type
         self.data = data or {}
         self.secret = secret

@@ -142,9 +142,12 @@ class Game(ABC):
 
     @abstractmethod
     def new_state(
-        self, seed: int = 0, *, decks: Sequence[Sequence[Card | str]] | None = None,
+        self,
+        seed: int = 0,
+        *,
+        decks: Sequence[Sequence[Card | str]] | None = None,
         **setup: Any,
-    ) -> State:  # fmt: skip
+    ) -> State:
         """A new game.  ``decks`` stacks the order of successive shuffles (top card first)."""
 
     # --- helpers for new_state -------------------------------------------------

@@ -72,9 +72,13 @@ def draw_odds(
 
 
 def draw_hints(
-    value: Value, names: Sequence[str], hand: Sequence[Card], seen: Collection[Card],
-    up: Card | None, stock: bool,
-) -> dict[str, Any]:  # fmt: skip
+    value: Value,
+    names: Sequence[str],
+    hand: Sequence[Card],
+    seen: Collection[Card],
+    up: Card | None,
+    stock: bool,
+) -> dict[str, Any]:
     """A seat's hints before it draws or takes: ``draw`` (its hand's ``value`` now, how many
     ``unseen`` cards a draw may bring, how many of them ``improve`` it, the ``mean`` value
     after the draw) while the stock has cards, and ``take`` (the face-up ``card`` and the

@@ -88,9 +88,15 @@ class KnockEncoding(Encoding):
         f.put("piles", 1, obs["discard_size"] / size)
 
     def fast_shared(
-        self, out: MutableSequence[float], state: KnockState, me: int, holds: bool,
-        turn: int | None, gone: Iterable[int], stock_size: int,
-    ) -> None:  # fmt: skip
+        self,
+        out: MutableSequence[float],
+        state: KnockState,
+        me: int,
+        holds: bool,
+        turn: int | None,
+        gone: Iterable[int],
+        stock_size: int,
+    ) -> None:
         """What :meth:`write_shared` writes, from the state's fields that the observation
         is built of; the game says whether ``me`` ``holds`` a hand in its observation,
         whose turn its observation names, the seats ``gone`` (out of the game) and the

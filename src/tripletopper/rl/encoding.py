@@ -133,6 +133,7 @@ def layout_markdown(name: str) -> str:
         "| block | slice | meaning |",
         "|---|---|---|",
     ]
-    lines += [f"| `{b}` | {start}:{stop} | {meaning} |" for b, start, stop, meaning in
-              spec.layout.rows()]  # fmt: skip
+    lines += [
+        f"| `{b}` | {start}:{stop} | {meaning} |" for b, start, stop, meaning in spec.layout.rows()
+    ]
     return "\n".join(lines)

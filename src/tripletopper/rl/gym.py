@@ -219,9 +219,11 @@ class TripletopperVectorEnv(VectorEnv):
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        seeds = seed if isinstance(seed, list) else [
-            None if seed is None else seed + i for i in range(self.num_envs)
-        ]  # fmt: skip
+        seeds = (
+            seed
+            if isinstance(seed, list)
+            else [None if seed is None else seed + i for i in range(self.num_envs)]
+        )
         for i, (env, env_seed) in enumerate(zip(self.envs, seeds, strict=True)):
             obs, _ = env.reset(seed=env_seed)
             self._tensors[i], self._masks[i] = obs["observation"], obs["action_mask"]

@@ -29,8 +29,9 @@ log = logging.getLogger("tripletopper.server")
 
 class Credentials(BaseModel):
     name: str = Field(description="the account's public name (the seat-name rules apply)")
-    password: str = Field(description=f"{accounts.MIN_PASSWORD} to {accounts.MAX_PASSWORD} "
-                          "characters")  # fmt: skip
+    password: str = Field(
+        description=f"{accounts.MIN_PASSWORD} to {accounts.MAX_PASSWORD} characters"
+    )
 
 
 class NewPassword(BaseModel):
@@ -68,9 +69,10 @@ class Accounts:
             user = await self.db.run(partial(accounts.session_user, token=token, now=time.time()))
         if user is None:
             raise ClientError(
-                "bad_session", "your sign-in is not valid (expired, signed out or forged): "
+                "bad_session",
+                "your sign-in is not valid (expired, signed out or forged): "
                 "sign in again, or sign out to play as a guest",
-            )  # fmt: skip
+            )
         if write:
             accounts.check_csrf(request, token)
         return Session(user, token)
@@ -83,13 +85,23 @@ class Accounts:
 
     async def _start_session(self, request: Request, response: Response, user: User) -> Any:
         token = new_token()
-        job = partial(accounts.add_session, user_id=user.id, token=token, now=time.time(),
-                      days=self.session_days)  # fmt: skip
+        job = partial(
+            accounts.add_session,
+            user_id=user.id,
+            token=token,
+            now=time.time(),
+            days=self.session_days,
+        )
         await self.db.run(job)
         response.set_cookie(
-            COOKIE, token, max_age=int(self.session_days * 86400), path="/", httponly=True,
-            samesite="lax", secure=request.url.scheme == "https",
-        )  # fmt: skip
+            COOKIE,
+            token,
+            max_age=int(self.session_days * 86400),
+            path="/",
+            httponly=True,
+            samesite="lax",
+            secure=request.url.scheme == "https",
+        )
         return {"account": user.to_json(), "csrf": accounts.csrf_token(token)}
 
     async def _check_password(self, request: Request, user: User, password: str) -> None:
@@ -133,8 +145,12 @@ class Accounts:
             signed = await self.require(request)
             await self._check_password(request, signed.user, body.password)
             digest = await accounts.hash_password(accounts.check_password(body.new_password))
-            job = partial(accounts.set_password, user_id=signed.user.id, password_hash=digest,
-                          keep=signed.token)  # fmt: skip
+            job = partial(
+                accounts.set_password,
+                user_id=signed.user.id,
+                password_hash=digest,
+                keep=signed.token,
+            )
             room = self.room()
             for table_id, status in await self.db.run(job):
                 # a live table is loaded to reach its owner (maybe another process), so its

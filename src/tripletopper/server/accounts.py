@@ -106,9 +106,10 @@ def check_csrf(request: HTTPConnection, session_token: str) -> None:
     sent = request.headers.get(CSRF_HEADER, "")
     if not secrets.compare_digest(sent.encode(), csrf_token(session_token).encode()):
         raise ClientError(
-            "csrf", f"a signed-in change needs the {CSRF_HEADER} header this page was given "
+            "csrf",
+            f"a signed-in change needs the {CSRF_HEADER} header this page was given "
             "(reload the page)",
-        )  # fmt: skip
+        )
 
 
 def check_same_site(request: HTTPConnection) -> None:
@@ -130,9 +131,12 @@ def _user(r: Any) -> User:
 
 
 def insert_user(
-    conn: Connection, name: str, password_hash: str | None, now: float,
+    conn: Connection,
+    name: str,
+    password_hash: str | None,
+    now: float,
     owner_id: int | None = None,
-) -> User:  # fmt: skip
+) -> User:
     """A new account (``owner_id``: a bot account of that person, with no password), or
     ``name_taken`` if its name (up to lookalikes) is in use."""
     u = schema.users
@@ -142,10 +146,13 @@ def insert_user(
         raise ClientError("name_taken", f"the name {name!r} is taken: choose another")
     result = conn.execute(
         u.insert().values(
-            name=name, name_key=key, password_hash=password_hash, created_at=now,
+            name=name,
+            name_key=key,
+            password_hash=password_hash,
+            created_at=now,
             owner_id=owner_id,
         )
-    )  # fmt: skip
+    )
     made = result.inserted_primary_key
     assert made is not None
     return User(int(made[0]), name, now)
@@ -166,10 +173,12 @@ def password_hash_of(conn: Connection, user_id: int) -> str | None:
 def add_session(conn: Connection, user_id: int, token: str, now: float, days: float) -> None:
     conn.execute(
         schema.sessions.insert().values(
-            token_hash=hash_token(token), user_id=user_id, created_at=now,
+            token_hash=hash_token(token),
+            user_id=user_id,
+            created_at=now,
             expires_at=now + days * 86400,
         )
-    )  # fmt: skip
+    )
 
 
 def session_user(conn: Connection, token: str, now: float) -> User | None:

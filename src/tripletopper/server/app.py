@@ -132,9 +132,10 @@ class NewTable(BaseModel):
     )
     seat: int = Field(0, description="the seat to take with `name`")
     rated: bool | None = Field(
-        None, description="a rated game (accounts only); null: rated if every person seated "
+        None,
+        description="a rated game (accounts only); null: rated if every person seated "
         "at the start has an account",
-    )  # fmt: skip
+    )
 
 
 class TakeSeat(BaseModel):
@@ -148,13 +149,31 @@ class AddBot(BaseModel):
 
 
 STATUS = {
-    "no_table": 404, "not_seated": 403, "not_your_seat": 403, "rate_limited": 429,
-    "too_many_tables": 429, "too_large": 413, "broken": 409, "expired": 410, "left": 403,
-    "no_game": 404, "busy": 429, "bad_session": 401, "not_signed_in": 401, "wrong_password": 401,
-    "csrf": 403, "name_taken": 409, "already_seated": 409, "rated": 403, "no_player": 404,
-    "no_bot": 404, "no_token": 404, "bot_offline": 409, "too_many_bots": 429,
+    "no_table": 404,
+    "not_seated": 403,
+    "not_your_seat": 403,
+    "rate_limited": 429,
+    "too_many_tables": 429,
+    "too_large": 413,
+    "broken": 409,
+    "expired": 410,
+    "left": 403,
+    "no_game": 404,
+    "busy": 429,
+    "bad_session": 401,
+    "not_signed_in": 401,
+    "wrong_password": 401,
+    "csrf": 403,
+    "name_taken": 409,
+    "already_seated": 409,
+    "rated": 403,
+    "no_player": 404,
+    "no_bot": 404,
+    "no_token": 404,
+    "bot_offline": 409,
+    "too_many_bots": 429,
     "too_many_tokens": 429,
-}  # fmt: skip
+}
 """HTTP status of each refusal code (others are 400)."""
 
 Token = Annotated[str | None, Header(alias="X-Seat-Token", description="your seat token")]
@@ -319,9 +338,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         if game not in GAMES:
             raise ClientError("no_game", f"there is no game {game[:40]!r}")
         return {
-            "game": game, "title": GAMES[game].title, "rules": f"/rules/{game}",
+            "game": game,
+            "title": GAMES[game].title,
+            "rules": f"/rules/{game}",
             "html": guide.how_to_html(game),
-        }  # fmt: skip
+        }
 
     @app.get("/api/lobby", tags=["lobby"])
     async def lobby_lists(request: Request) -> Response:
@@ -359,10 +380,16 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 body.seat, person_name(name), "human", None, hash_token(token), user_id
             )
         table = await room().create(
-            body.game, body.players, body.options, turn_clock=body.turn_clock,
-            on_timeout=body.on_timeout, hints=body.hints, address=address, seats=seats,
+            body.game,
+            body.players,
+            body.options,
+            turn_clock=body.turn_clock,
+            on_timeout=body.on_timeout,
+            hints=body.hints,
+            address=address,
+            seats=seats,
             rated=body.rated,
-        )  # fmt: skip
+        )
         out: dict[str, Any] = {"table": table.summary()}
         if token is not None:
             out["token"] = token
@@ -551,9 +578,14 @@ def table_record(table: Table) -> Record:
     """The table's game as a saved game (all-seeing: for the server's own use)."""
     row = table.row
     return Record(
-        game=row.game, players=row.players, options=row.options, seed=row.seed,
-        actions=table.wire_history(), decks=row.decks, setup=row.setup,
-    )  # fmt: skip
+        game=row.game,
+        players=row.players,
+        options=row.options,
+        seed=row.seed,
+        actions=table.wire_history(),
+        decks=row.decks,
+        setup=row.setup,
+    )
 
 
 def replay_steps(table: Table, seat: int | None) -> dict[str, Any]:

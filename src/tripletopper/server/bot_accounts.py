@@ -61,8 +61,12 @@ class TokenInfo:
     revoked_at: float | None
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "created_at": self.created_at, "expires_at": self.expires_at,
-                "revoked_at": self.revoked_at}  # fmt: skip
+        return {
+            "id": self.id,
+            "created_at": self.created_at,
+            "expires_at": self.expires_at,
+            "revoked_at": self.revoked_at,
+        }
 
 
 # --- jobs ------------------------------------------------------------------------------------
@@ -81,11 +85,16 @@ def bots_of(conn: Connection, owner_id: int) -> list[dict[str, Any]]:
     out = []
     for bot in conn.execute(select(u).where(u.c.owner_id == owner_id).order_by(u.c.id)):
         tokens = conn.execute(select(t).where(t.c.user_id == bot.id).order_by(t.c.id))
-        out.append({
-            "name": bot.name, "created_at": bot.created_at,
-            "tokens": [TokenInfo(r.id, r.created_at, r.expires_at, r.revoked_at).to_json()
-                       for r in tokens],
-        })  # fmt: skip
+        out.append(
+            {
+                "name": bot.name,
+                "created_at": bot.created_at,
+                "tokens": [
+                    TokenInfo(r.id, r.created_at, r.expires_at, r.revoked_at).to_json()
+                    for r in tokens
+                ],
+            }
+        )
     return out
 
 
@@ -104,11 +113,16 @@ def add_token(conn: Connection, bot_id: int, token: str, now: float, days: int |
     t = schema.bot_tokens
     live = conn.execute(select(t.c.id).where(t.c.user_id == bot_id, t.c.revoked_at.is_(None))).all()
     if len(live) >= MAX_TOKENS:
-        raise ClientError("too_many_tokens", f"a bot has at most {MAX_TOKENS} live tokens: "
-                          "revoke one first")  # fmt: skip
+        raise ClientError(
+            "too_many_tokens", f"a bot has at most {MAX_TOKENS} live tokens: revoke one first"
+        )
     expires = None if days is None else now + days * 86400
-    values = {"user_id": bot_id, "token_hash": hash_token(token), "created_at": now,
-              "expires_at": expires}  # fmt: skip
+    values = {
+        "user_id": bot_id,
+        "token_hash": hash_token(token),
+        "created_at": now,
+        "expires_at": expires,
+    }
     result = conn.execute(t.insert().values(**values))
     made = result.inserted_primary_key
     assert made is not None
@@ -185,8 +199,9 @@ class BotConnection(TableConnection):
         elif isinstance(data, dict) and data.get("type") in ("accept", "decline"):
             await self._answer(data.get("table"), data["type"] == "accept")
         else:
-            self.error("bad_type", "this socket hears invitations; it reads ping, accept "
-                       "and decline")  # fmt: skip
+            self.error(
+                "bad_type", "this socket hears invitations; it reads ping, accept and decline"
+            )
 
     async def _answer(self, table_id: object, accept: bool) -> None:
         """Accept (then the seat's ``invite`` follows) or decline a rematch's seat."""
@@ -234,8 +249,7 @@ async def invite(room: Room, table: Table, seat: object, by: str | None, name: s
     """Seat the online bot account ``name`` at ``table`` and send it the seat token."""
     table.require_seat(by)  # only someone seated invites (checked again under the lock)
     online = await room.bots_online()
-    user_id = next((uid for uid, bot in online.items() if bot.casefold() == name.casefold()),
-                   None)  # fmt: skip
+    user_id = next((uid for uid, bot in online.items() if bot.casefold() == name.casefold()), None)
     if user_id is None:
         raise ClientError("bot_offline", f"no bot account {name[:40]!r} is connected now")
     token = await table.seat_bot_account(seat, by, user_id, online[user_id])
@@ -246,11 +260,18 @@ async def invite(room: Room, table: Table, seat: object, by: str | None, name: s
 def invitation(table: Table, seat: int, token: str) -> str:
     """The ``invite`` a bot account is sent to play ``seat`` of ``table`` with ``token``."""
     row = table.row
-    return encode({
-        "type": "invite", "table": table.id, "seat": seat, "game": row.game,
-        "players": row.players, "token": token, "url": f"/ws/tables/{table.id}",
-        "rematch_of": row.rematch_of,
-    })  # fmt: skip
+    return encode(
+        {
+            "type": "invite",
+            "table": table.id,
+            "seat": seat,
+            "game": row.game,
+            "players": row.players,
+            "token": token,
+            "url": f"/ws/tables/{table.id}",
+            "rematch_of": row.rematch_of,
+        }
+    )
 
 
 def router(accounts_: Accounts, limits: AddressLimits) -> APIRouter:

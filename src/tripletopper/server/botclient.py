@@ -81,9 +81,12 @@ class ObservedView:
 
 
 async def play_seat(
-    server: str, invite: dict[str, Any], spec: str, say: Callable[[str], None],
+    server: str,
+    invite: dict[str, Any],
+    spec: str,
+    say: Callable[[str], None],
     seed: int | None = None,
-) -> None:  # fmt: skip
+) -> None:
     """Play one invited seat to the end of its game (the bot seeded by ``seed``, else at
     random)."""
     table = TableClient(server, invite["table"], invite["token"])
@@ -107,8 +110,11 @@ async def play_seat(
 
     table.on_update = feed
     await table.start()
-    game = make_game(invite["game"], table.table.get("players") or invite["players"],
-                     **(table.table.get("options") or {}))  # fmt: skip
+    game = make_game(
+        invite["game"],
+        table.table.get("players") or invite["players"],
+        **(table.table.get("options") or {}),
+    )
     bot: Bot = bot_factory(spec, game)(seat, seed)
     bots.append(bot)
     feed(table, {"events": early[:]})
@@ -116,8 +122,9 @@ async def play_seat(
     say(f"playing seat {seat + 1} of {invite['game']} at table {invite['table']} as {spec}")
     try:
         while not table.finished and table.status not in ("abandoned", "expired"):
-            await table.wait(lambda c: bool(c.legal) or c.finished or c.status == "abandoned",
-                             timeout=3600)  # fmt: skip
+            await table.wait(
+                lambda c: bool(c.legal) or c.finished or c.status == "abandoned", timeout=3600
+            )
             if not table.legal or table.finished:
                 continue
             seen = table.version
@@ -150,9 +157,15 @@ def _moved_on(client: TableClient, seen: int) -> bool:
 
 
 async def run(
-    server: str, token: str, spec: str, *, say: Callable[[str], None] = print,
-    once: bool = False, rematches: bool = True, seed: int | None = None,
-) -> str:  # fmt: skip
+    server: str,
+    token: str,
+    spec: str,
+    *,
+    say: Callable[[str], None] = print,
+    once: bool = False,
+    rematches: bool = True,
+    seed: int | None = None,
+) -> str:
     """Stay connected as the token's bot account, playing every invitation (and accepting
     every rematch offered, unless not ``rematches``); returns the reason it stopped (a
     refused token; with ``once``, after the first game).  ``seed`` seeds every seat's bot

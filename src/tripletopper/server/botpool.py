@@ -271,9 +271,12 @@ class BotPool:
             raise RuntimeError("the bot pool is closed")
         loop = asyncio.get_running_loop()
         pending = _Pending(
-            key, job, loop.create_future(), loop.time() + self.deadline,
+            key,
+            job,
+            loop.create_future(),
+            loop.time() + self.deadline,
             heavy=isinstance(job.bot, ISMCTSBot),
-        )  # fmt: skip
+        )
         timer = loop.call_at(pending.due, self._late, pending)
         queue = self._queues.get(key)
         if queue is None:

@@ -46,8 +46,9 @@ def clean_chat(text: object) -> str:
     text = unicodedata.normalize("NFC", " ".join(text.split()))
     for char in text:
         if unicodedata.category(char) in _REFUSED and char != _JOINER:
-            raise BadChat(f"a chat line cannot hold invisible or control characters "
-                          f"(U+{ord(char):04X})")  # fmt: skip
+            raise BadChat(
+                f"a chat line cannot hold invisible or control characters (U+{ord(char):04X})"
+            )
     if not text:
         raise BadChat("say something")
     if len(text) > MAX_CHAT:

@@ -46,9 +46,14 @@ def expand(legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 class TableClient:
     def __init__(
-        self, base_url: str, table_id: str, token: str | None = None, *, record: bool = False,
+        self,
+        base_url: str,
+        table_id: str,
+        token: str | None = None,
+        *,
+        record: bool = False,
         reconnect: bool = True,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.url = base_url.replace("http", "ws", 1).rstrip("/") + f"/ws/tables/{table_id}"
         self.table_id = table_id
         self.token = token

@@ -50,10 +50,26 @@ CALL_TIMEOUT = 3.0
 """Seconds a forwarded request waits for the owner's answer before looking again at
 who owns the table (a dead owner's lease expires within ``leases.TTL``)."""
 CALLS = frozenset(
-    {"act", "take_seat", "add_bot", "leave", "take_back", "start", "accept", "decline", "say",
-     "rematch", "hand_over", "link_account", "resume", "forget_account", "sign_out_devices",
-     "seat_bot_account", "answer_as_bot_account"}
-)  # fmt: skip
+    {
+        "act",
+        "take_seat",
+        "add_bot",
+        "leave",
+        "take_back",
+        "start",
+        "accept",
+        "decline",
+        "say",
+        "rematch",
+        "hand_over",
+        "link_account",
+        "resume",
+        "forget_account",
+        "sign_out_devices",
+        "seat_bot_account",
+        "answer_as_bot_account",
+    }
+)
 """What another process may ask a table's owner to do (the Table methods of those names)."""
 
 
@@ -332,10 +348,12 @@ class Cluster:
         """Whether the room may hold ``address``'s connections with this process holding
         ``count`` of them (then recorded), at most ``most`` in all."""
         try:
-            return bool(await self._admit(
-                keys=[connections_key(address)],
-                args=[self.name, count, most, 3 * self.entry_ttl, alive_key("")],
-            ))  # fmt: skip
+            return bool(
+                await self._admit(
+                    keys=[connections_key(address)],
+                    args=[self.name, count, most, 3 * self.entry_ttl, alive_key("")],
+                )
+            )
         except Exception:
             log.exception("counting connections in Redis failed: this process's count stands")
             return True
@@ -364,9 +382,10 @@ class Cluster:
             statuses = await self.room.db.run(partial(storage.statuses_of, ids=list(held)))
             since = time.time()
             gone = [  # ended, or not stored long after its place was held (it failed)
-                i for i, at in held.items()
+                i
+                for i, at in held.items()
                 if statuses.get(i, "open" if at > since - CREATING else "failed") != "open"
-            ]  # fmt: skip
+            ]
             if gone:
                 await self.redis.zrem(key, *gone)
             return bool(
@@ -538,8 +557,14 @@ class Cluster:
             request_id = secrets.token_hex(8)
             future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
             self.calls[request_id] = future
-            request = {"kind": "call", "id": request_id, "from": self.name, "table": table.id,
-                       "method": method, "args": args}  # fmt: skip
+            request = {
+                "kind": "call",
+                "id": request_id,
+                "from": self.name,
+                "table": table.id,
+                "method": method,
+                "args": args,
+            }
             self.send(process_channel(owner), request)
             try:
                 reply = await asyncio.wait_for(future, CALL_TIMEOUT)

@@ -115,9 +115,10 @@ class AddressLimits:
             reset = limiter.get_window_stats(item, kind, address).reset_time
             wait = max(1, math.ceil(reset - time.time()))
             raise ClientError(
-                "rate_limited", f"too many requests from {who}: try again in {wait} s",
+                "rate_limited",
+                f"too many requests from {who}: try again in {wait} s",
                 retry_after=wait,
-            )  # fmt: skip
+            )
 
 
 WEB_SUFFIXES = (".js", ".css", ".svg", ".html", ".png", ".ico", ".woff2")

@@ -69,18 +69,25 @@ def _shown(conn: Connection, players: list[str]) -> dict[str, Shown]:
 
 def _entry(shown: Shown, row: Any) -> dict[str, Any]:
     return {
-        "name": shown.name, "kind": "bot" if shown.bot else "person",
-        "rating": ratings.ordinal(row.mu, row.sigma), "mu": round(row.mu, 3),
-        "sigma": round(row.sigma, 3), "games": row.games, "page": f"/players/{shown.name}",
-    }  # fmt: skip
+        "name": shown.name,
+        "kind": "bot" if shown.bot else "person",
+        "rating": ratings.ordinal(row.mu, row.sigma),
+        "mu": round(row.mu, 3),
+        "sigma": round(row.sigma, 3),
+        "games": row.games,
+        "page": f"/players/{shown.name}",
+    }
 
 
 def leaderboard(conn: Connection, game: str, limit: int, offset: int) -> list[dict[str, Any]]:
     r = schema.ratings
     query = (
-        select(r).where(r.c.game == game)
-        .order_by((r.c.mu - 3 * r.c.sigma).desc(), r.c.player).limit(limit).offset(offset)
-    )  # fmt: skip
+        select(r)
+        .where(r.c.game == game)
+        .order_by((r.c.mu - 3 * r.c.sigma).desc(), r.c.player)
+        .limit(limit)
+        .offset(offset)
+    )
     rows = list(conn.execute(query))
     shown = _shown(conn, [row.player for row in rows])
     return [
@@ -104,25 +111,31 @@ def _place(row: TableRow, seat: int) -> float | None:
     if not row.results:
         return None
     results = Results(
-        tuple(row.results["winners"]), tuple(row.results["scores"]),
+        tuple(row.results["winners"]),
+        tuple(row.results["scores"]),
         tuple(tuple(group) for group in row.results["ranking"]),
-    )  # fmt: skip
+    )
     return results.rank_of(seat)
 
 
 def _game_line(row: TableRow, seat: int, change: Any) -> dict[str, Any]:
     return {
-        "table": row.id, "game": row.game, "title": GAMES[row.game].title,
-        "status": row.status, "at": row.finished_at or row.started_at or row.created_at,
-        "seat": seat, "names": [row.seats[s].name if s in row.seats else None
-                                for s in range(row.players)],
+        "table": row.id,
+        "game": row.game,
+        "title": GAMES[row.game].title,
+        "status": row.status,
+        "at": row.finished_at or row.started_at or row.created_at,
+        "seat": seat,
+        "names": [row.seats[s].name if s in row.seats else None for s in range(row.players)],
         "place": change.place if change is not None else _place(row, seat),
-        "rating": None if change is None else {
+        "rating": None
+        if change is None
+        else {
             "before": ratings.ordinal(change.mu_before, change.sigma_before),
             "after": ratings.ordinal(change.mu_after, change.sigma_after),
         },
         "replay": f"/r/{row.id}" if row.status in OVER else None,
-    }  # fmt: skip
+    }
 
 
 def player_page(conn: Connection, player: str) -> dict[str, Any]:
@@ -134,15 +147,21 @@ def player_page(conn: Connection, player: str) -> dict[str, Any]:
             continue
         recent = select(c).where(c.c.player == player, c.c.game == rating.game)
         history = list(conn.execute(recent.order_by(c.c.at.desc()).limit(HISTORY)))[::-1]
-        games.append({
-            "game": rating.game, "title": GAMES[rating.game].title,
-            **_entry(shown, rating),
-            "history": [
-                {"at": h.at, "rating": ratings.ordinal(h.mu_after, h.sigma_after),
-                 "table": h.table_id}
-                for h in history
-            ],
-        })  # fmt: skip
+        games.append(
+            {
+                "game": rating.game,
+                "title": GAMES[rating.game].title,
+                **_entry(shown, rating),
+                "history": [
+                    {
+                        "at": h.at,
+                        "rating": ratings.ordinal(h.mu_after, h.sigma_after),
+                        "table": h.table_id,
+                    }
+                    for h in history
+                ],
+            }
+        )
     if player.startswith("u:"):
         when = func.coalesce(t.c.finished_at, t.c.started_at, t.c.created_at)
         mine = select(s.c.table_id).where(s.c.user_id == int(player[2:]))
@@ -192,9 +211,11 @@ def router(accounts: Accounts, limits: AddressLimits) -> APIRouter:
 
     @api.get("/api/leaderboard/{game}")
     async def game_leaderboard(
-        game: str, request: Request, limit: int = Query(50, ge=1, le=MAX_PAGE),
+        game: str,
+        request: Request,
+        limit: int = Query(50, ge=1, le=MAX_PAGE),
         offset: int = Query(0, ge=0, le=MAX_OFFSET),
-    ) -> dict[str, Any]:  # fmt: skip
+    ) -> dict[str, Any]:
         """A game's rated players (people and bot levels, `kind`), best rating first."""
         limits.hit("lobby", client_address(request))
         if game not in GAMES:

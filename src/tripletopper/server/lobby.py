@@ -82,9 +82,11 @@ class Lobby:
     """The lists as every reader gets them, rebuilt only when a table changed."""
 
     def __init__(
-        self, db: Database, spawn: Callable[[Coroutine[Any, Any, None]], None],
+        self,
+        db: Database,
+        spawn: Callable[[Coroutine[Any, Any, None]], None],
         interval: float = REFRESH,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.db = db
         self.spawn = spawn
         self.interval = interval

@@ -121,15 +121,24 @@ def rate_game(conn: Connection, table_id: str, game: str, seated: list[Place], a
             values = {"mu": mu, "sigma": sigma, "games": old.games + 1, "updated_at": at}
             conn.execute(r.update().where(where).values(**values))
         else:
-            conn.execute(r.insert().values(game=game, player=player, mu=mu, sigma=sigma,
-                                           games=1, updated_at=at))  # fmt: skip
+            conn.execute(
+                r.insert().values(
+                    game=game, player=player, mu=mu, sigma=sigma, games=1, updated_at=at
+                )
+            )
         conn.execute(
             schema.rating_changes.insert().values(
-                table_id=table_id, player=player, game=game, place=place,
-                mu_before=before[player][0], sigma_before=before[player][1], mu_after=mu,
-                sigma_after=sigma, at=at,
+                table_id=table_id,
+                player=player,
+                game=game,
+                place=place,
+                mu_before=before[player][0],
+                sigma_before=before[player][1],
+                mu_after=mu,
+                sigma_after=sigma,
+                at=at,
             )
-        )  # fmt: skip
+        )
 
 
 def changes_of(conn: Connection, table_id: str) -> dict[str, dict[str, Any]]:

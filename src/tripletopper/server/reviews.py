@@ -147,9 +147,10 @@ class Reviews:
             return found
         if len(self.running) >= self.settings.review_queue:
             raise ClientError(
-                "busy", "the room is reviewing many games now: try again in a minute",
+                "busy",
+                "the room is reviewing many games now: try again in a minute",
                 retry_after=60,
-            )  # fmt: skip
+            )
         if not await self._claim(key):
             return ELSEWHERE, "waiting"
         if key in self.running:  # asked again here while claiming

@@ -83,9 +83,13 @@ class ChatRow:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "n": self.n, "seat": self.seat, "name": self.name, "text": self.text,
-            "at": self.at, "version": self.version,
-        }  # fmt: skip
+            "n": self.n,
+            "seat": self.seat,
+            "name": self.name,
+            "text": self.text,
+            "at": self.at,
+            "version": self.version,
+        }
 
 
 @dataclass
@@ -181,14 +185,23 @@ def migrate(engine: Engine, revision: str = "head") -> None:
 def insert_table(conn: Connection, row: TableRow) -> None:
     conn.execute(
         schema.tables.insert().values(
-            id=row.id, game=row.game, players=row.players, options=json.dumps(row.options),
-            seed=row.seed, decks=json.dumps(row.decks) if row.decks else None,
-            setup=json.dumps(row.setup) if row.setup else None, status=row.status,
-            turn_clock=row.turn_clock, on_timeout=row.on_timeout, created_at=row.created_at,
-            started_at=row.started_at, rematch_of=row.rematch_of, hints=row.hints,
+            id=row.id,
+            game=row.game,
+            players=row.players,
+            options=json.dumps(row.options),
+            seed=row.seed,
+            decks=json.dumps(row.decks) if row.decks else None,
+            setup=json.dumps(row.setup) if row.setup else None,
+            status=row.status,
+            turn_clock=row.turn_clock,
+            on_timeout=row.on_timeout,
+            created_at=row.created_at,
+            started_at=row.started_at,
+            rematch_of=row.rematch_of,
+            hints=row.hints,
             rated=row.rated,
         )
-    )  # fmt: skip
+    )
     for seat in row.seats.values():
         put_seat(conn, row.id, seat)
 
@@ -197,11 +210,18 @@ def put_seat(conn: Connection, table_id: str, seat: SeatRow) -> None:
     delete_seat(conn, table_id, seat.seat)
     conn.execute(
         schema.seats.insert().values(
-            table_id=table_id, seat=seat.seat, name=seat.name, kind=seat.kind, bot=seat.bot,
-            token_hash=seat.token_hash, user_id=seat.user_id, forfeit=seat.forfeit,
-            bot_account=seat.bot_account, device_keys=" ".join(seat.device_keys) or None,
+            table_id=table_id,
+            seat=seat.seat,
+            name=seat.name,
+            kind=seat.kind,
+            bot=seat.bot,
+            token_hash=seat.token_hash,
+            user_id=seat.user_id,
+            forfeit=seat.forfeit,
+            bot_account=seat.bot_account,
+            device_keys=" ".join(seat.device_keys) or None,
         )
-    )  # fmt: skip
+    )
 
 
 def delete_seat(conn: Connection, table_id: str, seat: int) -> None:
@@ -232,10 +252,13 @@ _INSERT_ACTION = schema.actions.insert()
 
 def action_params(table_id: str, row: ActionRow) -> dict[str, Any]:
     return {
-        "table_id": table_id, "n": row.n, "seat": row.seat,
-        "action": json.dumps(row.action, separators=(",", ":")), "at": row.at,
+        "table_id": table_id,
+        "n": row.n,
+        "seat": row.seat,
+        "action": json.dumps(row.action, separators=(",", ":")),
+        "at": row.at,
         "by_clock": row.by_clock,
-    }  # fmt: skip
+    }
 
 
 def add_action(conn: Connection, table_id: str, row: ActionRow) -> None:
@@ -261,9 +284,14 @@ def insert_actions(conn: Connection, rows: list[dict[str, Any]]) -> None:
             value
             for row in chunk
             for value in (
-                row["table_id"], row["n"], row["seat"], row["action"], row["at"], row["by_clock"],
+                row["table_id"],
+                row["n"],
+                row["seat"],
+                row["action"],
+                row["at"],
+                row["by_clock"],
             )
-        )  # fmt: skip
+        )
         conn.exec_driver_sql(sql, params)
 
 
@@ -282,14 +310,25 @@ class AddActions:
 
 def _table_from(r: Any) -> TableRow:
     return TableRow(
-        id=r.id, game=r.game, players=r.players, options=json.loads(r.options), seed=r.seed,
-        status=r.status, created_at=r.created_at, turn_clock=r.turn_clock,
-        on_timeout=r.on_timeout, decks=json.loads(r.decks) if r.decks else None,
-        setup=json.loads(r.setup) if r.setup else {}, started_at=r.started_at,
-        finished_at=r.finished_at, results=json.loads(r.results) if r.results else None,
-        rematch_of=r.rematch_of, rematch=r.rematch, hints=bool(r.hints),
+        id=r.id,
+        game=r.game,
+        players=r.players,
+        options=json.loads(r.options),
+        seed=r.seed,
+        status=r.status,
+        created_at=r.created_at,
+        turn_clock=r.turn_clock,
+        on_timeout=r.on_timeout,
+        decks=json.loads(r.decks) if r.decks else None,
+        setup=json.loads(r.setup) if r.setup else {},
+        started_at=r.started_at,
+        finished_at=r.finished_at,
+        results=json.loads(r.results) if r.results else None,
+        rematch_of=r.rematch_of,
+        rematch=r.rematch,
+        hints=bool(r.hints),
         rated=None if r.rated is None else bool(r.rated),
-    )  # fmt: skip
+    )
 
 
 def _seats_of(conn: Connection, ids: Iterable[str]) -> dict[str, dict[int, SeatRow]]:
@@ -338,10 +377,15 @@ def load_table(conn: Connection, table_id: str, chat_keep: int = 100) -> TableRo
 def add_chat(conn: Connection, table_id: str, line: ChatRow) -> None:
     conn.execute(
         schema.chat.insert().values(
-            table_id=table_id, n=line.n, seat=line.seat, name=line.name, text=line.text,
-            at=line.at, version=line.version,
+            table_id=table_id,
+            n=line.n,
+            seat=line.seat,
+            name=line.name,
+            text=line.text,
+            at=line.at,
+            version=line.version,
         )
-    )  # fmt: skip
+    )
 
 
 def load_chat(conn: Connection, table_id: str, last: int | None = None) -> list[ChatRow]:

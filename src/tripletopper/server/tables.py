@@ -238,12 +238,19 @@ class Settings:
     """Seconds a finished game stays in memory once nobody watches it (it stays stored)."""
     rates: dict[str, str] = field(
         default_factory=lambda: {
-            "create": "20/minute", "seat": "60/minute", "replay": "30/minute",
-            "lobby": "240/minute", "chat": "20/minute", "spectator_chat": "30/minute",
-            "review": "10/minute", "review_status": "240/minute",
-            "register": "30/hour", "signin": "30/minute", "signin_name": "10/minute",
+            "create": "20/minute",
+            "seat": "60/minute",
+            "replay": "30/minute",
+            "lobby": "240/minute",
+            "chat": "20/minute",
+            "spectator_chat": "30/minute",
+            "review": "10/minute",
+            "review_status": "240/minute",
+            "register": "30/hour",
+            "signin": "30/minute",
+            "signin_name": "10/minute",
         }
-    )  # fmt: skip
+    )
     """Per client address: table creations; seats taken, left, taken back or bots added;
     replays; lobby lists; chat lines; reviews asked for, and looks at their progress;
     accounts registered; sign-in attempts.  Per table: ``spectator_chat``, the lines all its
@@ -421,8 +428,9 @@ class Table:
         self._one_seat_per_account(user_id)
         clean = person_name(name, (s.name for s in self.row.seats.values()))
         token = new_token()
-        info = SeatRow(number, clean, HUMAN, None, hash_token(token), user_id,
-                       bot_account=bot_account)  # fmt: skip
+        info = SeatRow(
+            number, clean, HUMAN, None, hash_token(token), user_id, bot_account=bot_account
+        )
         await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=info))
         self.row.seats[number] = info
         self._broadcast_table()
@@ -473,9 +481,11 @@ class Table:
                 raise ClientError("not_playing", "this game is over: its replay shows it")
             if info.kind == BOT:
                 raise ClientError(
-                    "left", f"you left seat {info.seat + 1}: a bot plays it for you (only the "
-                    "seat link of the device you left from takes it back)", seat=info.seat,
-                )  # fmt: skip
+                    "left",
+                    f"you left seat {info.seat + 1}: a bot plays it for you (only the "
+                    "seat link of the device you left from takes it back)",
+                    seat=info.seat,
+                )
             token = new_token()
             keys = (*info.device_keys, device_key(token, session))[-MAX_DEVICE_KEYS:]
             keyed = replace(info, device_keys=keys)
@@ -620,12 +630,13 @@ class Table:
             info = self.row.seats.get(seat)
             if info is None or info.kind != BOT or self.held(by, BOT) != seat:
                 raise ClientError(
-                    "not_your_seat", "only the person who left this seat can take it back "
-                    "(with their seat link)",
-                )  # fmt: skip
+                    "not_your_seat",
+                    "only the person who left this seat can take it back (with their seat link)",
+                )
             if self.row.status != PLAYING:
-                raise ClientError("not_playing", "the game is over: its seats are kept as "
-                                  "they ended")  # fmt: skip
+                raise ClientError(
+                    "not_playing", "the game is over: its seats are kept as they ended"
+                )
             await self._person_back(info)
             self._broadcast_table()
 
@@ -635,9 +646,12 @@ class Table:
         and came after the start)."""
         seat = info.seat
         person = replace(
-            info, name=info.name.removesuffix(BOT_SUFFIX), kind=HUMAN, bot=None,
+            info,
+            name=info.name.removesuffix(BOT_SUFFIX),
+            kind=HUMAN,
+            bot=None,
             forfeit=info.forfeit or bool(self.row.rated),
-        )  # fmt: skip
+        )
         await self.room.db.run(partial(storage.put_seat, table_id=self.id, seat=person))
         self.row.seats[seat] = person
         self.bots.pop(seat, None)  # a decision on its way is dropped (_bot_turn)
@@ -669,15 +683,15 @@ class Table:
             empty = [s for s in range(self.game.players) if s not in self.row.seats]
             if empty:
                 raise ClientError(
-                    "seats_empty", f"seat(s) {', '.join(map(str, empty))} are empty: "
-                    "invite someone or add a bot",
-                )  # fmt: skip
+                    "seats_empty",
+                    f"seat(s) {', '.join(map(str, empty))} are empty: invite someone or add a bot",
+                )
             waiting = [s + 1 for s, info in self.row.seats.items() if info.kind == INVITED]
             if waiting:
                 raise ClientError(
-                    "seats_empty", f"seat(s) {', '.join(map(str, waiting))} have not answered "
-                    "the rematch yet",
-                )  # fmt: skip
+                    "seats_empty",
+                    f"seat(s) {', '.join(map(str, waiting))} have not answered the rematch yet",
+                )
             await self._start_locked()
 
     async def _start_locked(self) -> None:
@@ -688,10 +702,13 @@ class Table:
             rated = bool(people) and all(info.user_id is not None for info in people)
         await self.room.db.run(
             partial(
-                storage.update_table, table_id=self.id, status=PLAYING, started_at=now,
+                storage.update_table,
+                table_id=self.id,
+                status=PLAYING,
+                started_at=now,
                 rated=rated,
             )
-        )  # fmt: skip
+        )
         self.row.status = PLAYING
         self.row.started_at = now
         self.row.rated = rated
@@ -753,10 +770,13 @@ class Table:
             return int(seat), None if token is None else str(token)
         async with self._run():
             info = next(
-                (i for i in self.row.seats.values()
-                 if i.kind == INVITED and i.bot_account and i.user_id == user_id),
+                (
+                    i
+                    for i in self.row.seats.values()
+                    if i.kind == INVITED and i.bot_account and i.user_id == user_id
+                ),
                 None,
-            )  # fmt: skip
+            )
             if info is None:
                 raise ClientError("no_rematch", "no seat of this table waits for your answer")
             token = new_token() if accept else None
@@ -925,9 +945,11 @@ class Table:
             raise ClientError("malformed", "an action needs the state version you saw")
         if version != state.version:
             raise ClientError(
-                "stale", f"the game has moved on (you saw version {version}, it is at "
-                f"{state.version}): look again", version=state.version,
-            )  # fmt: skip
+                "stale",
+                f"the game has moved on (you saw version {version}, it is at "
+                f"{state.version}): look again",
+                version=state.version,
+            )
         try:
             action = wire if isinstance(wire, tuple) else self.game.action_from_wire(wire)
             events = state.apply(action, seat)
@@ -952,9 +974,12 @@ class Table:
         def job(conn: Any) -> None:
             storage.add_action(conn, self.id, row)
             storage.update_table(
-                conn, self.id, status=FINISHED, finished_at=now,
+                conn,
+                self.id,
+                status=FINISHED,
+                finished_at=now,
                 results=results.to_json() if results else None,
-            )  # fmt: skip
+            )
             if seated:
                 ratings.rate_game(conn, self.id, self.game.name, seated, now)
 
@@ -971,9 +996,15 @@ class Table:
                     "storage", "the server could not save that action: try again"
                 ) from None
             self._publish(
-                {"kind": "action", "version": state.version, "seat": seat, "action": row.action,
-                 "by_clock": by_clock, "at": now}
-            )  # fmt: skip
+                {
+                    "kind": "action",
+                    "version": state.version,
+                    "seat": seat,
+                    "action": row.action,
+                    "by_clock": by_clock,
+                    "at": now,
+                }
+            )
             self._saved(seat, events, now, results, by_clock)
         finally:
             self.storing = False
@@ -982,9 +1013,13 @@ class Table:
                 answer()
 
     def _saved(
-        self, seat: int, events: list[Event], now: float, results: Results | None,
+        self,
+        seat: int,
+        events: list[Event],
+        now: float,
+        results: Results | None,
         by_clock: bool,
-    ) -> None:  # fmt: skip
+    ) -> None:
         """An action is stored: tell everyone, then let bots and clocks go on."""
         state = self.state
         assert state is not None
@@ -1052,9 +1087,12 @@ class Table:
         for a in state.legal_summary(seat):
             if isinstance(a, ActionPattern):
                 entries.append(
-                    {"pattern": game.pattern_to_wire(a), "label": game.describe_pattern(a),
-                     "count": a.count}
-                )  # fmt: skip
+                    {
+                        "pattern": game.pattern_to_wire(a),
+                        "label": game.describe_pattern(a),
+                        "count": a.count,
+                    }
+                )
                 continue
             entry = {
                 "action": game.action_to_wire(a),
@@ -1166,10 +1204,16 @@ class Table:
             if seat is None or holds(self.row.seats.get(seat), client.key):
                 continue
             client.seat = None
-            client.push(encode(ClientError(
-                "revoked", f"this device no longer holds seat {seat + 1} (its seat token was "
-                "revoked, or the seat freed): you watch now", seat=seat,
-            ).to_json()))  # fmt: skip
+            client.push(
+                encode(
+                    ClientError(
+                        "revoked",
+                        f"this device no longer holds seat {seat + 1} (its seat token was "
+                        "revoked, or the seat freed): you watch now",
+                        seat=seat,
+                    ).to_json()
+                )
+            )
             client.push(encode({"type": "seat", "seat": None, "away": None}))
             client.push(self.snapshot_text(None))
 
@@ -1723,13 +1767,23 @@ class Room:
         return _broken_error()
 
     async def create(
-        self, game_name: str, players: int | None, options: dict[str, Any], *,
-        turn_clock: float | None = None, on_timeout: str = "default", hints: bool = False,
+        self,
+        game_name: str,
+        players: int | None,
+        options: dict[str, Any],
+        *,
+        turn_clock: float | None = None,
+        on_timeout: str = "default",
+        hints: bool = False,
         seed: int | None = None,
-        decks: list[list[str]] | None = None, setup: dict[str, Any] | None = None,
-        seats: dict[int, SeatRow] | None = None, rematch_of: str | None = None,
-        start: bool = False, address: str | None = None, rated: bool | None = None,
-    ) -> Table:  # fmt: skip
+        decks: list[list[str]] | None = None,
+        setup: dict[str, Any] | None = None,
+        seats: dict[int, SeatRow] | None = None,
+        rematch_of: str | None = None,
+        start: bool = False,
+        address: str | None = None,
+        rated: bool | None = None,
+    ) -> Table:
         """A new table, checked whole before anything is stored.
 
         The game and options are validated by the engine, ``seats`` (people sitting
@@ -1772,12 +1826,23 @@ class Room:
             await self._hold_open_place(address, table_id if maker else None)
         now = time.time()
         row = TableRow(
-            id=table_id, game=game.name, players=game.players,
-            options=dict(game.options), seed=secrets.randbelow(2**53) if seed is None else seed,
-            status=PLAYING if start else OPEN, created_at=now, turn_clock=turn_clock,
-            on_timeout=on_timeout, hints=hints, decks=decks, setup=setup or {},
-            started_at=now if start else None, rematch_of=rematch_of, seats=seats, rated=rated,
-        )  # fmt: skip
+            id=table_id,
+            game=game.name,
+            players=game.players,
+            options=dict(game.options),
+            seed=secrets.randbelow(2**53) if seed is None else seed,
+            status=PLAYING if start else OPEN,
+            created_at=now,
+            turn_clock=turn_clock,
+            on_timeout=on_timeout,
+            hints=hints,
+            decks=decks,
+            setup=setup or {},
+            started_at=now if start else None,
+            rematch_of=rematch_of,
+            seats=seats,
+            rated=rated,
+        )
         try:
             await self.db.run(partial(storage.insert_table, row=row))
         except BaseException:
@@ -1820,9 +1885,10 @@ class Room:
                     del self.opened_by[address]
                 return
         raise ClientError(
-            "too_many_tables", f"you have {count} open tables: start or leave one first",
+            "too_many_tables",
+            f"you have {count} open tables: start or leave one first",
             retry_after=60,
-        )  # fmt: skip
+        )
 
     async def _give_up_open_place(self, address: str, table_id: str) -> None:
         """The table a place was held for was not made."""
@@ -1865,10 +1931,16 @@ class Room:
                         name = name.removesuffix(BOT_SUFFIX) + " bot"
                     seats[s] = SeatRow(s, name, BOT, info.bot, None)
             new = await self.create(
-                row.game, row.players, dict(row.options), turn_clock=row.turn_clock,
-                on_timeout=row.on_timeout, hints=row.hints, seats=seats, rematch_of=row.id,
+                row.game,
+                row.players,
+                dict(row.options),
+                turn_clock=row.turn_clock,
+                on_timeout=row.on_timeout,
+                hints=row.hints,
+                seats=seats,
+                rematch_of=row.id,
                 rated=row.rated,
-            )  # fmt: skip
+            )
             record = partial(
                 storage.set_rematch, table_id=row.id, rematch=new.id, known=row.rematch
             )
@@ -1900,11 +1972,22 @@ class Room:
         wait is over."""
         for info in new.row.seats.values():
             if info.kind == INVITED and info.bot_account and info.user_id is not None:
-                self.spawn(self.push_to_bot(info.user_id, encode({
-                    "type": "rematch", "table": new.id, "of": new.row.rematch_of,
-                    "seat": info.seat, "game": new.row.game, "players": new.row.players,
-                    "wait": wait,
-                })))  # fmt: skip
+                self.spawn(
+                    self.push_to_bot(
+                        info.user_id,
+                        encode(
+                            {
+                                "type": "rematch",
+                                "table": new.id,
+                                "of": new.row.rematch_of,
+                                "seat": info.seat,
+                                "game": new.row.game,
+                                "players": new.row.players,
+                                "wait": wait,
+                            }
+                        ),
+                    )
+                )
 
     async def _rematch_of(self, table: Table) -> Table | None:
         """The rematch asked for at ``table``, unless none was or it expired (nobody at it)."""
@@ -2052,6 +2135,9 @@ def _seat_json(seat: int, info: SeatRow | None) -> dict[str, Any]:
     if info is None:
         return {"seat": seat, "name": None, "kind": None, "bot": None, "bot_account": False}
     return {
-        "seat": seat, "name": info.name, "kind": info.kind, "bot": info.bot,
+        "seat": seat,
+        "name": info.name,
+        "kind": info.kind,
+        "bot": info.bot,
         "bot_account": info.bot_account,
-    }  # fmt: skip
+    }

@@ -11,9 +11,16 @@ from tripletopper.engine import Game, State
 
 class MemoMatchCollector(Collector):
     columns = (
-        "pairs", "triples", "declarations", "spotted", "took_all", "wrong_claims",
-        "main_turns", "cleared", "playoff",
-    )  # fmt: skip
+        "pairs",
+        "triples",
+        "declarations",
+        "spotted",
+        "took_all",
+        "wrong_claims",
+        "main_turns",
+        "cleared",
+        "playoff",
+    )
     limit_events = frozenset({"turn_limit"})
 
     def __init__(self, game: Game) -> None:
@@ -25,22 +32,47 @@ class MemoMatchCollector(Collector):
     @classmethod
     def metrics(cls, game: Game) -> tuple[Metric, ...]:
         return (
-            Metric("pairs_per_turn", "pairs (two variables) taken per turn", "ratio", "pairs",
-                   "turns"),
-            Metric("triples_per_turn", "triples (all three) taken per turn", "ratio", "triples",
-                   "turns"),
-            Metric("declarations", '"no matches" declarations per game', "mean",
-                   "declarations"),
-            Metric("declaration_spotted", 'declarations answered by a spotted pair (declarer '
-                   "out)", "rate", "spotted", "declarations"),
-            Metric("declaration_took_all", "declarations that took the table", "rate",
-                   "took_all", "declarations"),
-            Metric("wrong_claims", "wrong claims per declaration", "ratio", "wrong_claims",
-                   "declarations"),
-            Metric("turns_to_clear", "turns to clear the table (main round, when cleared)",
-                   "mean", "main_turns", "cleared"),
+            Metric(
+                "pairs_per_turn", "pairs (two variables) taken per turn", "ratio", "pairs", "turns"
+            ),
+            Metric(
+                "triples_per_turn",
+                "triples (all three) taken per turn",
+                "ratio",
+                "triples",
+                "turns",
+            ),
+            Metric("declarations", '"no matches" declarations per game', "mean", "declarations"),
+            Metric(
+                "declaration_spotted",
+                "declarations answered by a spotted pair (declarer out)",
+                "rate",
+                "spotted",
+                "declarations",
+            ),
+            Metric(
+                "declaration_took_all",
+                "declarations that took the table",
+                "rate",
+                "took_all",
+                "declarations",
+            ),
+            Metric(
+                "wrong_claims",
+                "wrong claims per declaration",
+                "ratio",
+                "wrong_claims",
+                "declarations",
+            ),
+            Metric(
+                "turns_to_clear",
+                "turns to clear the table (main round, when cleared)",
+                "mean",
+                "main_turns",
+                "cleared",
+            ),
             Metric("playoff", "games with a playoff", "share", "playoff"),
-        )  # fmt: skip
+        )
 
     def on(self, kind: str, data: Mapping[str, Any]) -> None:
         row = self.row

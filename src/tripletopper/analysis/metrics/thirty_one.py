@@ -11,9 +11,17 @@ from tripletopper.engine import Game, State
 
 class ThirtyOneCollector(Collector):
     columns = (
-        "dealt_31", "made_31", "knocks", "showdowns", "knocker_lost", "knocker_saved",
-        "others_lost", "voids", "lives_lost", "comeback",
-    )  # fmt: skip
+        "dealt_31",
+        "made_31",
+        "knocks",
+        "showdowns",
+        "knocker_lost",
+        "knocker_saved",
+        "others_lost",
+        "voids",
+        "lives_lost",
+        "comeback",
+    )
     has_hands = True
 
     @classmethod
@@ -22,16 +30,31 @@ class ThirtyOneCollector(Collector):
             Metric("dealt_31_rate", "hands ended by a dealt 31", "rate", "dealt_31", "hands"),
             Metric("made_31_rate", "hands ended by a 31 made in play", "rate", "made_31", "hands"),
             Metric("knock_rate", "hands with a knock", "rate", "knocks", "hands"),
-            Metric("knocker_lost", "knocker alone lowest, loses 2 (of knock showdowns)", "rate",
-                   "knocker_lost", "showdowns"),
-            Metric("knocker_saved", "knocker tied lowest, saved (of knock showdowns)", "rate",
-                   "knocker_saved", "showdowns"),
-            Metric("others_lost", "lives lost by others per knock showdown", "ratio",
-                   "others_lost", "showdowns"),
+            Metric(
+                "knocker_lost",
+                "knocker alone lowest, loses 2 (of knock showdowns)",
+                "rate",
+                "knocker_lost",
+                "showdowns",
+            ),
+            Metric(
+                "knocker_saved",
+                "knocker tied lowest, saved (of knock showdowns)",
+                "rate",
+                "knocker_saved",
+                "showdowns",
+            ),
+            Metric(
+                "others_lost",
+                "lives lost by others per knock showdown",
+                "ratio",
+                "others_lost",
+                "showdowns",
+            ),
             Metric("void_rate", "void hands", "rate", "voids", "hands"),
             Metric("lives_per_hand", "lives lost per hand", "ratio", "lives_lost", "hands"),
             Metric("comeback", "games won by a player circling the drain", "share", "comeback"),
-        )  # fmt: skip
+        )
 
     def first_player(self, public: Mapping[str, Any], to_act: tuple[int, ...]) -> int:
         # Not the one to act: a dealt 31 is declared before the dealer's left plays.

@@ -11,25 +11,47 @@ from tripletopper.engine import Game
 
 class ThirtyTwoCollector(Collector):
     columns = (
-        "thirty_twos", "knocks", "showdowns", "knocker_won", "paid", "eliminated",
-        "first_elimination", "playoff",
-    )  # fmt: skip
+        "thirty_twos",
+        "knocks",
+        "showdowns",
+        "knocker_won",
+        "paid",
+        "eliminated",
+        "first_elimination",
+        "playoff",
+    )
     has_hands = True
 
     @classmethod
     def metrics(cls, game: Game) -> tuple[Metric, ...]:
         return (
-            Metric("thirty_two_rate", "hands ended by a declared Thirty-two", "rate",
-                   "thirty_twos", "hands"),
+            Metric(
+                "thirty_two_rate",
+                "hands ended by a declared Thirty-two",
+                "rate",
+                "thirty_twos",
+                "hands",
+            ),
             Metric("knock_rate", "hands with a knock", "rate", "knocks", "hands"),
-            Metric("knocker_success", "knocker beat everyone (of knock showdowns)", "rate",
-                   "knocker_won", "showdowns"),
-            Metric("counters_per_hand", "counters changing hands per hand", "ratio", "paid",
-                   "hands"),
-            Metric("first_elimination", "hands until the first elimination", "mean",
-                   "first_elimination", "eliminated"),
+            Metric(
+                "knocker_success",
+                "knocker beat everyone (of knock showdowns)",
+                "rate",
+                "knocker_won",
+                "showdowns",
+            ),
+            Metric(
+                "counters_per_hand", "counters changing hands per hand", "ratio", "paid", "hands"
+            ),
+            Metric(
+                "first_elimination",
+                "hands until the first elimination",
+                "mean",
+                "first_elimination",
+                "eliminated",
+            ),
             Metric("playoff", "games with a playoff", "share", "playoff"),
-        )  # fmt: skip
+        )
 
     def on(self, kind: str, data: Mapping[str, Any]) -> None:
         row = self.row

@@ -13,24 +13,30 @@ CLEARS = {"run": "clear_run", "C": "clear_c", "C+1": "clear_c1", "C+2": "clear_c
 
 class ThreeUpCollector(Collector):
     columns = (
-        "pickups", "clear_run", "clear_c", "clear_c1", "clear_c2", "blind", "blind_failed",
+        "pickups",
+        "clear_run",
+        "clear_c",
+        "clear_c1",
+        "clear_c2",
+        "blind",
+        "blind_failed",
         "turns_per_player",
-    )  # fmt: skip
+    )
     limit_events = frozenset({"turn_limit"})
 
     @classmethod
     def metrics(cls, game: Game) -> tuple[Metric, ...]:
         return (
             Metric("pickups", "pickups per game", "mean", "pickups"),
-            Metric("clear_run", "clears by three of a value in a row per game", "mean",
-                   "clear_run"),
+            Metric(
+                "clear_run", "clears by three of a value in a row per game", "mean", "clear_run"
+            ),
             Metric("clear_c", "clears by a Clear per game", "mean", "clear_c"),
             Metric("clear_c1", "clears by a Clear+1 per game", "mean", "clear_c1"),
             Metric("clear_c2", "clears by the Clear+2 per game", "mean", "clear_c2"),
-            Metric("blind_failed", "blind 3DOWN flips that fail", "rate", "blind_failed",
-                   "blind"),
+            Metric("blind_failed", "blind 3DOWN flips that fail", "rate", "blind_failed", "blind"),
             Metric("turns_per_player", "turns per player", "mean", "turns_per_player"),
-        )  # fmt: skip
+        )
 
     def first_player(self, public: Mapping[str, Any], to_act: tuple[int, ...]) -> int:
         # Everyone chooses 3UP cards at once; then the dealer's left plays first.

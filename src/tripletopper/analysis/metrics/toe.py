@@ -11,29 +11,43 @@ from tripletopper.engine import Game, State
 
 class ToeCollector(Collector):
     columns = (
-        "x_wins", "draw", "plays", "wasted", "reshuffles", "line", "line_turn", "questions",
-        "answered", "correct",
-    )  # fmt: skip
+        "x_wins",
+        "draw",
+        "plays",
+        "wasted",
+        "reshuffles",
+        "line",
+        "line_turn",
+        "questions",
+        "answered",
+        "correct",
+    )
 
     @classmethod
     def metrics(cls, game: Game) -> tuple[Metric, ...]:
         out = (
             Metric("x_win", "X wins", "share", "x_wins"),
             Metric("draw", "draws", "share", "draw"),
-            Metric("wasted_rate", "plays wasted (the card fits no free cell)", "rate", "wasted",
-                   "plays"),
+            Metric(
+                "wasted_rate",
+                "plays wasted (the card fits no free cell)",
+                "rate",
+                "wasted",
+                "plays",
+            ),
             Metric("reshuffles", "reshuffles per game", "mean", "reshuffles"),
             Metric("line_turn", "turn of the winning line", "mean", "line_turn", "line"),
-        )  # fmt: skip
+        )
         if not game.options["quiz"]:
             return out
         return (
             *out,
             Metric("questions", "quiz questions asked per game", "mean", "questions"),
-            Metric("answered", "questions answered (someone buzzed)", "rate", "answered",
-                   "questions"),
+            Metric(
+                "answered", "questions answered (someone buzzed)", "rate", "answered", "questions"
+            ),
             Metric("correct", "answers that were right", "rate", "correct", "answered"),
-        )  # fmt: skip
+        )
 
     def first_player(self, public: Mapping[str, Any], to_act: tuple[int, ...]) -> int:
         return int(public["x"])  # positions are X, then O (X plays first without the quiz)

@@ -58,9 +58,13 @@ def compatible(variables: bytes) -> tuple[tuple[int, ...], ...]:
 
 
 def relabeling(
-    movable: Sequence[bool], epoch: Sequence[int], constraints: Sequence[tuple[int, int, int]],
-    variables: bytes, rng: Rng, location: Sequence[int],
-) -> list[int]:  # fmt: skip
+    movable: Sequence[bool],
+    epoch: Sequence[int],
+    constraints: Sequence[tuple[int, int, int]],
+    variables: bytes,
+    rng: Rng,
+    location: Sequence[int],
+) -> list[int]:
     """A permutation ``perm`` of the 125 cards: ``perm[c] == c`` unless ``movable[c]``;
     a movable card maps to a movable card of the same epoch; every constraint
     ``(a, b, kind)`` holds for ``(perm[a], perm[b])``.
@@ -114,9 +118,12 @@ RESTART_AFTER = 500
 
 
 def _search(
-    start: dict[int, int], neighbors: dict[int, list[tuple[int, int]]],
-    table: tuple[tuple[int, ...], ...], rng: Rng, movable: Sequence[bool],
-) -> tuple[list[int], int] | None:  # fmt: skip
+    start: dict[int, int],
+    neighbors: dict[int, list[tuple[int, int]]],
+    table: tuple[tuple[int, ...], ...],
+    rng: Rng,
+    movable: Sequence[bool],
+) -> tuple[list[int], int] | None:
     domain = dict(start)
     value = [c if not movable[c] else -1 for c in range(DECK_SIZE)]
     used = 0
@@ -150,10 +157,15 @@ def _search(
 
 
 def _try(
-    card: int, options: list[int], neighbors: dict[int, list[tuple[int, int]]],
-    domain: dict[int, int], value: list[int], used: int, table: tuple[tuple[int, ...], ...],
+    card: int,
+    options: list[int],
+    neighbors: dict[int, list[tuple[int, int]]],
+    domain: dict[int, int],
+    value: list[int],
+    used: int,
+    table: tuple[tuple[int, ...], ...],
     unassigned: list[int],
-) -> tuple[list[tuple[int, int]], list[int]] | None:  # fmt: skip
+) -> tuple[list[tuple[int, int]], list[int]] | None:
     """Give ``card`` the next option that leaves every unplaced card an option.
 
     Returns the neighbors' saved domains and the options still untried, or None.

@@ -97,29 +97,41 @@ class MemoMatch(Game):
     deck = TRIPLE_TOPPER
     options_schema = (
         Option(
-            "wilds", "bool", True,
+            "wilds",
+            "bool",
+            True,
             "black, blob and ? are wild in their own variable (off: plain values)",
         ),
         Option(
-            "reveal", "choice", "public",
+            "reveal",
+            "choice",
+            "public",
             "public: everyone sees the flipped cards; private: only the flipper does",
             choices=("public", "private"),
         ),
         Option(
-            "swap_on_miss", "bool", False,
+            "swap_on_miss",
+            "bool",
+            False,
             "the hard game: two unmatched cards trade places when turned back",
         ),
         Option(
-            "spot_seconds", "float", 60.0,
+            "spot_seconds",
+            "float",
+            60.0,
             "time limit of the spotting race after a 'no matches' declaration (for clocks)",
-            minimum=1, maximum=3600,
+            minimum=1,
+            maximum=3600,
         ),
         Option(
-            "max_turns", "int", 2000,
+            "max_turns",
+            "int",
+            2000,
             "safety limit: the game (or its playoff) ends after this many turns",
-            minimum=1, maximum=1_000_000,
+            minimum=1,
+            maximum=1_000_000,
         ),
-    )  # fmt: skip
+    )
     codec = ActionCodec(
         [
             ActionKind("flip", (PositionParam("position"),), "turn a face-down card up"),
@@ -151,9 +163,12 @@ class MemoMatch(Game):
         self.variables = VARIABLES[self.wilds]
 
     def new_state(
-        self, seed: int = 0, *, decks: Sequence[Sequence[Card | str]] | None = None,
+        self,
+        seed: int = 0,
+        *,
+        decks: Sequence[Sequence[Card | str]] | None = None,
         **setup: Any,
-    ) -> MemoMatchState:  # fmt: skip
+    ) -> MemoMatchState:
         self.check_setup(setup)
         order = setup.get("order")
         if order is not None and (
@@ -268,9 +283,12 @@ class Claims(PositionActions):
             p, q = pair
             mask = self.mask
             return (
-                type(p) is int and type(q) is int and 0 <= p < q < DECK_SIZE
-                and mask[p] == 1 and mask[q] == 1
-            )  # fmt: skip
+                type(p) is int
+                and type(q) is int
+                and 0 <= p < q < DECK_SIZE
+                and mask[p] == 1
+                and mask[q] == 1
+            )
         return action in self.extra
 
 
@@ -314,14 +332,18 @@ class MemoMatchState(State):
         "total_turns",
         "turn",
         "turns",
-    )  # fmt: skip
+    )
 
     game: MemoMatch
 
     def __init__(
-        self, game: MemoMatch, seed: int, stacks: list[list[Card]], order: list[int] | None,
+        self,
+        game: MemoMatch,
+        seed: int,
+        stacks: list[list[Card]],
+        order: list[int] | None,
         origin: dict[str, Any],
-    ) -> None:  # fmt: skip
+    ) -> None:
         self._init_base(game, origin)
         players = game.players
         self.rng = Rng(seed)
@@ -709,9 +731,10 @@ class MemoMatchState(State):
             self._solitaire_check(seat, events)
             return
         self.spotters = [
-            s for s in range(self.game.players)
+            s
+            for s in range(self.game.players)
             if s != seat and self.active[s] and not self.out[s] and not self.barred[s]
-        ]  # fmt: skip
+        ]
         self.claims = None
         if self.spotters:
             self.phase = SPOT
@@ -755,9 +778,11 @@ class MemoMatchState(State):
             self.spotters.remove(seat)
             if events is not None:
                 events.append(
-                    Event("wrong_claim", {"seat": seat, "positions": [_pos[p], _pos[q]],
-                                          "cards": cards})
-                )  # fmt: skip
+                    Event(
+                        "wrong_claim",
+                        {"seat": seat, "positions": [_pos[p], _pos[q]], "cards": cards},
+                    )
+                )
             if not self.spotters:
                 self._declarer_takes_all(events)
             return
@@ -773,9 +798,16 @@ class MemoMatchState(State):
         self.claims = None
         if events is not None:
             events.append(
-                Event("spotted", {"seat": seat, "declarer": declarer,
-                                  "positions": [_pos[p], _pos[q]], "cards": cards})
-            )  # fmt: skip
+                Event(
+                    "spotted",
+                    {
+                        "seat": seat,
+                        "declarer": declarer,
+                        "positions": [_pos[p], _pos[q]],
+                        "cards": cards,
+                    },
+                )
+            )
         self.declarer = -1
         if self.count:
             rest = [c for c in table if c != EMPTY]

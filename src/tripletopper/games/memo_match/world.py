@@ -33,7 +33,7 @@ def build_world(
         PHASE_NAMES,
         SPOT,
         MemoMatchState,
-    )  # fmt: skip
+    )
 
     players = game.players
     check_view(game.name, players, seat, obs)

@@ -116,17 +116,21 @@ class ThirtyOne(Game):
     deck = STANDARD
     options_schema = (
         Option(
-            "three_of_a_kind", "choice", "none",
+            "three_of_a_kind",
+            "choice",
+            "none",
             "none: three of a kind is worth its best suit like any hand; "
             "30.5: three cards of one rank are worth 30.5 (beaten only by 31)",
             choices=THREE_OF_A_KIND_CHOICES,
         ),
         Option(
-            "manual_31", "bool", False,
+            "manual_31",
+            "bool",
+            False,
             "31 must be declared by its holder (with 'declare' after the deal or "
             "'discard X declare'); an undeclared 31 counts 30 (off: declared automatically)",
         ),
-    )  # fmt: skip
+    )
     codec = ActionCodec(
         [
             ActionKind("take", (), "take the top discard, then discard one of your other cards"),
@@ -165,9 +169,12 @@ class ThirtyOne(Game):
         return text
 
     def new_state(
-        self, seed: int = 0, *, decks: Sequence[Sequence[Card | str]] | None = None,
+        self,
+        seed: int = 0,
+        *,
+        decks: Sequence[Sequence[Card | str]] | None = None,
         **setup: Any,
-    ) -> ThirtyOneState:  # fmt: skip
+    ) -> ThirtyOneState:
         self.check_setup(setup)
         dealer = self.setup_seat(setup, "dealer")
         stacks = self.parse_decks(decks)
@@ -199,18 +206,48 @@ class ThirtyOne(Game):
 
 class ThirtyOneState(State):
     __slots__ = (
-        "alive", "counts", "dealer", "declared", "elim_hand", "hand_no", "hands", "knocker",
-        "knocks", "last", "lives", "manual", "nxt", "orders", "pending", "phase", "pile",
-        "public", "result", "rng", "seats_in", "stacks", "stock", "stops", "taken",
-        "thirty_ones", "turn", "turns", "turns_before", "voids",
-    )  # fmt: skip
+        "alive",
+        "counts",
+        "dealer",
+        "declared",
+        "elim_hand",
+        "hand_no",
+        "hands",
+        "knocker",
+        "knocks",
+        "last",
+        "lives",
+        "manual",
+        "nxt",
+        "orders",
+        "pending",
+        "phase",
+        "pile",
+        "public",
+        "result",
+        "rng",
+        "seats_in",
+        "stacks",
+        "stock",
+        "stops",
+        "taken",
+        "thirty_ones",
+        "turn",
+        "turns",
+        "turns_before",
+        "voids",
+    )
 
     game: ThirtyOne
 
     def __init__(
-        self, game: ThirtyOne, seed: int, stacks: list[list[Card]], dealer: int | None,
+        self,
+        game: ThirtyOne,
+        seed: int,
+        stacks: list[list[Card]],
+        dealer: int | None,
         origin: dict[str, Any],
-    ) -> None:  # fmt: skip
+    ) -> None:
         self._init_base(game, origin)
         players = game.players
         self.rng = Rng(seed)
@@ -464,10 +501,11 @@ class ThirtyOneState(State):
         self.phase = TURN
         value = CARD_VALUE
         dealt_31 = [
-            s for s in order
+            s
+            for s in order
             if value[hands[s][0]] + value[hands[s][1]] + value[hands[s][2]] == THIRTY_ONE
             and is_31(hands[s][0], hands[s][1], hands[s][2])
-        ]  # fmt: skip
+        ]
         if self.manual:
             self.phase = CHECK
             self.pending = order.copy()
@@ -546,9 +584,15 @@ class ThirtyOneState(State):
         self._settle("dealt_31" if dealt else "31", -1, seats, seats, losses, [], events)
 
     def _settle(
-        self, ended_by: str, stopper: int, declarers: list[int], shown: list[int],
-        losses: list[tuple[int, int, str]], saved: list[int], events: list[Event] | None,
-    ) -> None:  # fmt: skip
+        self,
+        ended_by: str,
+        stopper: int,
+        declarers: list[int],
+        shown: list[int],
+        losses: list[tuple[int, int, str]],
+        saved: list[int],
+        events: list[Event] | None,
+    ) -> None:
         before = self.lives
         after = before.copy()
         gone = False
@@ -567,9 +611,20 @@ class ThirtyOneState(State):
                 after = before
         self.lives = after
         self.last = last = Settlement(
-            self.hand_no, ended_by, self.knocker, stopper, declarers, shown, self.hands,
-            losses, saved, void, before, after, self.game.trips,
-        )  # fmt: skip
+            self.hand_no,
+            ended_by,
+            self.knocker,
+            stopper,
+            declarers,
+            shown,
+            self.hands,
+            losses,
+            saved,
+            void,
+            before,
+            after,
+            self.game.trips,
+        )
         if events is not None:
             events.append(Event("hand_over", last.to_json()))
         if gone and not void:

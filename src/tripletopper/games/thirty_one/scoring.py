@@ -70,10 +70,7 @@ def value3_trips(a: Card, b: Card, c: Card) -> float:
 
 def is_31(a: Card, b: Card, c: Card) -> bool:
     """Whether three cards make 31 (cheap: most hands fail the first test)."""
-    return (
-        CARD_VALUE[a] + CARD_VALUE[b] + CARD_VALUE[c] == THIRTY_ONE
-        and a & 3 == b & 3 == c & 3
-    )  # fmt: skip
+    return CARD_VALUE[a] + CARD_VALUE[b] + CARD_VALUE[c] == THIRTY_ONE and a & 3 == b & 3 == c & 3
 
 
 def trips_option(three_of_a_kind: object) -> bool:

@@ -87,25 +87,35 @@ class ThirtyTwo(Game):
     deck = TRIPLE_TOPPER
     options_schema = (
         Option(
-            "counters", "int", lambda players: 2 * players,
-            "counters each player starts with", minimum=1, maximum=100_000,
+            "counters",
+            "int",
+            lambda players: 2 * players,
+            "counters each player starts with",
+            minimum=1,
+            maximum=100_000,
             default_text="2 x players",
         ),
         Option(
-            "no_wilds", "bool", False,
+            "no_wilds",
+            "bool",
+            False,
             "the no-wilds variation: black, blob and ? are plain values worth 5",
         ),
         Option(
-            "cap_at_32", "bool", True,
+            "cap_at_32",
+            "bool",
+            True,
             "scores are capped at 32 (off: raw points are compared)",
         ),
         Option(
-            "end", "choice", "first_elimination",
+            "end",
+            "choice",
+            "first_elimination",
             "first_elimination: the game ends after the hand in which someone runs out; "
             "open: play on until one player holds every counter or the table is closed",
             choices=("first_elimination", "open"),
         ),
-    )  # fmt: skip
+    )
     codec = ActionCodec(
         [
             ActionKind(
@@ -147,9 +157,12 @@ class ThirtyTwo(Game):
         return WILDS[hand[0]] + WILDS[hand[1]] + WILDS[hand[2]] if self.wilds else 0
 
     def new_state(
-        self, seed: int = 0, *, decks: Sequence[Sequence[Card | str]] | None = None,
+        self,
+        seed: int = 0,
+        *,
+        decks: Sequence[Sequence[Card | str]] | None = None,
         **setup: Any,
-    ) -> ThirtyTwoState:  # fmt: skip
+    ) -> ThirtyTwoState:
         self.check_setup(setup)
         dealer = self.setup_seat(setup, "dealer")
         stacks = self.parse_decks(decks)
@@ -180,18 +193,44 @@ class ThirtyTwo(Game):
 
 class ThirtyTwoState(State):
     __slots__ = (
-        "counters", "dealer", "drawn_epoch", "epoch", "hand_no", "hands", "in_hand",
-        "knocker", "last", "nxt", "out", "owed", "phase", "pile", "playoff", "public",
-        "reshuffled", "result", "rng", "seats_in", "stacks", "stock", "taken", "turn",
-        "turns", "turns_before",
-    )  # fmt: skip
+        "counters",
+        "dealer",
+        "drawn_epoch",
+        "epoch",
+        "hand_no",
+        "hands",
+        "in_hand",
+        "knocker",
+        "last",
+        "nxt",
+        "out",
+        "owed",
+        "phase",
+        "pile",
+        "playoff",
+        "public",
+        "reshuffled",
+        "result",
+        "rng",
+        "seats_in",
+        "stacks",
+        "stock",
+        "taken",
+        "turn",
+        "turns",
+        "turns_before",
+    )
 
     game: ThirtyTwo
 
     def __init__(
-        self, game: ThirtyTwo, seed: int, stacks: list[list[Card]], dealer: int | None,
+        self,
+        game: ThirtyTwo,
+        seed: int,
+        stacks: list[list[Card]],
+        dealer: int | None,
         origin: dict[str, Any],
-    ) -> None:  # fmt: skip
+    ) -> None:
         self._init_base(game, origin)
         players = game.players
         self.rng = Rng(seed)
@@ -480,10 +519,15 @@ class ThirtyTwoState(State):
         self._finish_hand("thirty-two", seat, shown, opponents, payments, [], events)
 
     def _finish_hand(
-        self, ended_by: str, seat: int, shown: list[tuple[int, list[Card], int, int]],
-        mucked: list[int], payments: list[Payment], cuts: list[tuple[int, Card]],
+        self,
+        ended_by: str,
+        seat: int,
+        shown: list[tuple[int, list[Card], int, int]],
+        mucked: list[int],
+        payments: list[Payment],
+        cuts: list[tuple[int, Card]],
         events: list[Event] | None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         counters = self.counters
         players = self.game.players
         owed = [0] * players
@@ -496,9 +540,18 @@ class ThirtyTwoState(State):
             self.out[s] = True
         self.owed = owed
         self.last = Settlement(
-            self.hand_no, ended_by, seat, self.knocker, shown, mucked, payments, cuts,
-            counters.copy(), owed, eliminated,
-        )  # fmt: skip
+            self.hand_no,
+            ended_by,
+            seat,
+            self.knocker,
+            shown,
+            mucked,
+            payments,
+            cuts,
+            counters.copy(),
+            owed,
+            eliminated,
+        )
         if events is not None:
             game = self.game
             own = {  # a mucked hand is shown to its own seat only

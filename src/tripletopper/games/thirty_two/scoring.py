@@ -84,8 +84,10 @@ def raw_wild(x: Card, y: Card, z: Card) -> int:
     return (
         WILD_POINTS[C25[x] + C5[y] + COLOR[z]]
         + WILD_POINTS[S25[x] + S5[y] + SHAPE[z]]
-        + NVALUE[x] + NVALUE[y] + NVALUE[z]
-    )  # fmt: skip
+        + NVALUE[x]
+        + NVALUE[y]
+        + NVALUE[z]
+    )
 
 
 def raw_plain(x: Card, y: Card, z: Card) -> int:
@@ -129,9 +131,13 @@ def _as_given(seats: list[int]) -> list[int]:
 
 
 def knock_payments(
-    opponents: Sequence[int], knocker: int, scores: Sequence[int], wilds: Sequence[int],
-    counters: Sequence[int], cut: Callable[[list[int]], list[int]] = _as_given,
-) -> list[Payment]:  # fmt: skip
+    opponents: Sequence[int],
+    knocker: int,
+    scores: Sequence[int],
+    wilds: Sequence[int],
+    counters: Sequence[int],
+    cut: Callable[[list[int]], list[int]] = _as_given,
+) -> list[Payment]:
     """The payments after a knock, in the order they are made.
 
     ``opponents`` are the other seats in the hand from the knocker's left;

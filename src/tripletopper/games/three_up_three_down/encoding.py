@@ -91,8 +91,12 @@ class ThreeUpThreeDownEncoding(Encoding):
                 return index
         elif kind == "play":
             cards = action[1]
-            if (isinstance(cards, tuple) and 1 <= len(cards) <= MAX_COPIES
-                    and cards[0] in range(1, VALUES + 1) and len(set(cards)) == 1):  # fmt: skip
+            if (
+                isinstance(cards, tuple)
+                and 1 <= len(cards) <= MAX_COPIES
+                and cards[0] in range(1, VALUES + 1)
+                and len(set(cards)) == 1
+            ):
                 return PLAY_AT + (int(cards[0]) - 1) * MAX_COPIES + len(cards) - 1
         elif action in LAST:
             return LAST_AT + LAST.index(action)

@@ -104,22 +104,29 @@ class ThreeUpThreeDown(Game):
     deck = THREE_UP
     options_schema = (
         Option(
-            "colors", "choice", "RGB",
+            "colors",
+            "choice",
+            "RGB",
             "the colors kept in the deck, for a quicker game (RG: red and green, 60 cards)",
             choices=COLOR_CHOICES,
         ),
         Option(
-            "rank_all", "bool", False,
+            "rank_all",
+            "bool",
+            False,
             "play on after the first player goes out, until everyone is ranked "
             "(the last one left loses)",
         ),
         Option(
-            "max_turns", "int", 2000,
+            "max_turns",
+            "int",
+            2000,
             "safety limit: after this many turns the game ends and players still in "
             "are ranked by cards left (0 = no limit)",
-            minimum=0, maximum=1_000_000,
+            minimum=0,
+            maximum=1_000_000,
         ),
-    )  # fmt: skip
+    )
     codec = CODEC
     setup_keys = ("dealer",)
     score_units = ("card left", "cards left")
@@ -142,9 +149,12 @@ class ThreeUpThreeDown(Game):
         self.max_turns = int(self.options["max_turns"])
 
     def new_state(
-        self, seed: int = 0, *, decks: Sequence[Sequence[Card | str]] | None = None,
+        self,
+        seed: int = 0,
+        *,
+        decks: Sequence[Sequence[Card | str]] | None = None,
         **setup: Any,
-    ) -> ThreeUpThreeDownState:  # fmt: skip
+    ) -> ThreeUpThreeDownState:
         self.check_setup(setup)
         dealer = self.setup_seat(setup, "dealer")
         stacks = self.parse_decks(decks)
@@ -173,17 +183,43 @@ class ThreeUpThreeDown(Game):
 
 class ThreeUpThreeDownState(State):
     __slots__ = (
-        "bounds", "cleared", "clears", "dealer", "down", "finished", "hands", "known",
-        "may_draw", "nxt", "out", "owed", "phase", "pickups", "pile", "ranks", "result", "rng",
-        "run_len", "run_rank", "stacks", "stock", "turn", "turns", "up",
-    )  # fmt: skip
+        "bounds",
+        "cleared",
+        "clears",
+        "dealer",
+        "down",
+        "finished",
+        "hands",
+        "known",
+        "may_draw",
+        "nxt",
+        "out",
+        "owed",
+        "phase",
+        "pickups",
+        "pile",
+        "ranks",
+        "result",
+        "rng",
+        "run_len",
+        "run_rank",
+        "stacks",
+        "stock",
+        "turn",
+        "turns",
+        "up",
+    )
 
     game: ThreeUpThreeDown
 
     def __init__(
-        self, game: ThreeUpThreeDown, seed: int, stacks: list[list[Card]], dealer: int | None,
+        self,
+        game: ThreeUpThreeDown,
+        seed: int,
+        stacks: list[list[Card]],
+        dealer: int | None,
         origin: dict[str, Any],
-    ) -> None:  # fmt: skip
+    ) -> None:
         self._init_base(game, origin)
         players = game.players
         self.rng = Rng(seed)
@@ -416,10 +452,14 @@ class ThreeUpThreeDownState(State):
             events.append(
                 Event(
                     "played",
-                    {"seat": seat, "cards": _cards(cards), "from": SOURCES[source],
-                     "extra": self.owed > 0},
+                    {
+                        "seat": seat,
+                        "cards": _cards(cards),
+                        "from": SOURCES[source],
+                        "extra": self.owed > 0,
+                    },
                 )
-            )  # fmt: skip
+            )
         if rank < CLEAR:
             run = len(cards)
             if rank == self.run_rank:
@@ -441,10 +481,14 @@ class ThreeUpThreeDownState(State):
                 events.append(
                     Event(
                         "cleared",
-                        {"seat": seat, "by": CLEAR_NAMES[cleared_by], "cards": len(pile),
-                         "extra_plays": owed},
+                        {
+                            "seat": seat,
+                            "by": CLEAR_NAMES[cleared_by],
+                            "cards": len(pile),
+                            "extra_plays": owed,
+                        },
                     )
-                )  # fmt: skip
+                )
             self.cleared.extend(pile)
             pile.clear()
             self.run_rank = 0

@@ -182,9 +182,7 @@ def _question(line: int, raw: dict[str, Any]) -> Question:
         raise QuestionBankError(
             f"line {line}: 'choices' must be a list of {MIN_CHOICES} to {MAX_CHOICES} texts"
         )
-    choices = tuple(
-        _text({"choice": c}, "choice", line, MAX_CHOICE) for c in choices_raw
-    )  # fmt: skip
+    choices = tuple(_text({"choice": c}, "choice", line, MAX_CHOICE) for c in choices_raw)
     if len({c.casefold() for c in choices}) != len(choices):
         raise QuestionBankError(f"line {line}: two choices are the same")
     answer = _text(raw, "answer", line, MAX_CHOICE)

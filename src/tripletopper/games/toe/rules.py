@@ -179,28 +179,50 @@ class Toe(Game):
     options_schema = (
         Option("quiz", "bool", False, "the Quiz Show variation: turns are earned by answering"),
         Option(
-            "max_turns", "int", 400, "the game is drawn after this many turns without a winner",
-            minimum=1, maximum=100_000,
+            "max_turns",
+            "int",
+            400,
+            "the game is drawn after this many turns without a winner",
+            minimum=1,
+            maximum=100_000,
         ),
         Option(
-            "buzz_seconds", "float", 3.0, "Quiz Show: a question nobody buzzes for in this "
-            "time is discarded", minimum=0.5, maximum=600, requires=QUIZ,
-        ),
-        Option(
-            "answer_seconds", "float", 10.0, "Quiz Show: time to answer after buzzing (no "
-            "answer counts as wrong); 0 = no limit", minimum=0, maximum=600, requires=QUIZ,
-        ),
-        Option(
-            "max_questions", "int", 1000, "Quiz Show: after this many questions the game is "
-            "drawn (a tiebreak that reaches it is a shared draw)", minimum=1, maximum=100_000,
+            "buzz_seconds",
+            "float",
+            3.0,
+            "Quiz Show: a question nobody buzzes for in this time is discarded",
+            minimum=0.5,
+            maximum=600,
             requires=QUIZ,
         ),
         Option(
-            "questions", "text", BUILTIN, "Quiz Show: the question bank, 'builtin' or a "
+            "answer_seconds",
+            "float",
+            10.0,
+            "Quiz Show: time to answer after buzzing (no answer counts as wrong); 0 = no limit",
+            minimum=0,
+            maximum=600,
+            requires=QUIZ,
+        ),
+        Option(
+            "max_questions",
+            "int",
+            1000,
+            "Quiz Show: after this many questions the game is "
+            "drawn (a tiebreak that reaches it is a shared draw)",
+            minimum=1,
+            maximum=100_000,
+            requires=QUIZ,
+        ),
+        Option(
+            "questions",
+            "text",
+            BUILTIN,
+            "Quiz Show: the question bank, 'builtin' or a "
             "user bank's name@digest (in the terminal, its file is given with --questions)",
             requires=QUIZ,
         ),
-    )  # fmt: skip
+    )
     codec = ActionCodec(
         [
             ActionKind("draw", (), "draw a card (seen by you only), then play one of your 4"),
@@ -252,9 +274,12 @@ class Toe(Game):
         return str(values["questions"]) if values["quiz"] else None
 
     def new_state(
-        self, seed: int = 0, *, decks: Sequence[Sequence[Card | str]] | None = None,
+        self,
+        seed: int = 0,
+        *,
+        decks: Sequence[Sequence[Card | str]] | None = None,
         **setup: Any,
-    ) -> ToeState:  # fmt: skip
+    ) -> ToeState:
         self.check_setup(setup)
         x = setup.get("x")
         if x is not None and (not isinstance(x, int) or isinstance(x, bool) or x not in (0, 1)):
@@ -324,18 +349,48 @@ class Toe(Game):
 
 class ToeState(State):
     __slots__ = (
-        "answered", "asked", "board", "buzzer", "counts", "discards", "drawn",
-        "epoch", "free", "hands", "last", "marks", "phase", "played", "qorder", "qpool", "question",
-        "questions_read", "reason", "result", "rng", "stacks", "stock",
-        "tiebreak", "turn", "turns", "wasted", "win_line", "x",
-    )  # fmt: skip
+        "answered",
+        "asked",
+        "board",
+        "buzzer",
+        "counts",
+        "discards",
+        "drawn",
+        "epoch",
+        "free",
+        "hands",
+        "last",
+        "marks",
+        "phase",
+        "played",
+        "qorder",
+        "qpool",
+        "question",
+        "questions_read",
+        "reason",
+        "result",
+        "rng",
+        "stacks",
+        "stock",
+        "tiebreak",
+        "turn",
+        "turns",
+        "wasted",
+        "win_line",
+        "x",
+    )
 
     game: Toe
 
     def __init__(
-        self, game: Toe, seed: int, stacks: list[list[Card]], x: int | None, qorder: list[int],
+        self,
+        game: Toe,
+        seed: int,
+        stacks: list[list[Card]],
+        x: int | None,
+        qorder: list[int],
         origin: dict[str, Any],
-    ) -> None:  # fmt: skip
+    ) -> None:
         self._init_base(game, origin)
         self.rng = Rng(seed)
         self.stacks = stacks
@@ -400,9 +455,12 @@ class ToeState(State):
                 return []
             a, b, c = sorted(self.hands[seat])
             return [
-                DRAW, ("discard", (a, b)), ("discard", (a, c)), ("discard", (b, c)),
+                DRAW,
+                ("discard", (a, b)),
+                ("discard", (a, c)),
+                ("discard", (b, c)),
                 ("discard", (a, b, c)),
-            ]  # fmt: skip
+            ]
         if phase == PLAY:
             return self._legal_actions(seat) if seat == self.turn else []
         if phase == BUZZ:
@@ -427,9 +485,12 @@ class ToeState(State):
         if phase == TURN:
             a, b, c = sorted(self.hands[seat])
             return [
-                DRAW, ("discard", (a, b)), ("discard", (a, c)), ("discard", (b, c)),
+                DRAW,
+                ("discard", (a, b)),
+                ("discard", (a, c)),
+                ("discard", (b, c)),
                 ("discard", (a, b, c)),
-            ]  # fmt: skip
+            ]
         if phase == ANSWER:
             return list(ANSWERS[: len(self._bank().questions[self.question].choices)])
         return [BUZZ_ACTION]
@@ -462,10 +523,11 @@ class ToeState(State):
             if events is not None:
                 events.append(
                     Event(
-                        "discarded", {"seat": seat, "count": count},
+                        "discarded",
+                        {"seat": seat, "count": count},
                         {seat: {"cards": _cards(cards), "drew": _cards(hand[-count:])}},
                     )
-                )  # fmt: skip
+                )
             self._end_turn(events)
         elif kind == "play":
             self._play(seat, action[1], action[2], events)
@@ -700,9 +762,13 @@ class ToeState(State):
                 if counts[i] == 3 and not theirs[i]:
                     free = next(cell for cell in line if board[cell] < 0)
                     threats.append(
-                        {"seat": s, "mark": SYMBOLS[s != self.x], "line": _cells(line),
-                         "cell": CELL_NAMES[free]}
-                    )  # fmt: skip
+                        {
+                            "seat": s,
+                            "mark": SYMBOLS[s != self.x],
+                            "line": _cells(line),
+                            "cell": CELL_NAMES[free],
+                        }
+                    )
         return {"threats": threats}
 
     def board_text(self) -> str:
@@ -862,8 +928,11 @@ class ToeState(State):
         if self.phase == OVER:
             return twin
         other = 1 - seat
-        slots = [(where, i) for where, cards in enumerate((self.hands[other], self.discards[other]))
-                 for i in range(len(cards))]  # fmt: skip
+        slots = [
+            (where, i)
+            for where, cards in enumerate((self.hands[other], self.discards[other]))
+            for i in range(len(cards))
+        ]
         pool: list[Card] = [*twin.stock.contents(), *self.hands[other], *self.discards[other]]
         places = (twin.hands[other], twin.discards[other])
         twin.stock.replace(deal_unseen(slots, pool, places, rng))

@@ -79,10 +79,17 @@ def build_world(
         discards.reverse()
     state.hands, state.discards = hands, discards
     state.played = [parse(c) for c in obs["played"]]
-    slots = [(where, i) for where, cards in enumerate((hands[other], discards[other]))
-             for i in range(len(cards))]  # fmt: skip
-    mine = [(where, i) for where, cards in enumerate((own, own_discards))
-            for i, card in enumerate(cards) if card < 0]  # fmt: skip
+    slots = [
+        (where, i)
+        for where, cards in enumerate((hands[other], discards[other]))
+        for i in range(len(cards))
+    ]
+    mine = [
+        (where, i)
+        for where, cards in enumerate((own, own_discards))
+        for i, card in enumerate(cards)
+        if card < 0
+    ]
     seen = [*hands, *discards]
     pool = unplaced(125, state.played, seen, len(slots) + len(mine) + int(obs["stock_size"]))
     state.epoch = int(obs["reshuffles"])
