@@ -10,7 +10,7 @@ from tripletopper.engine.actions import (
     FlagParam,
     IntParam,
 )
-from tripletopper.engine.events import YOU, Event, phrase
+from tripletopper.engine.events import YOU, Event, counted, named, phrase
 from tripletopper.engine.game import CLOCK, CLOCK_ONLY, TABLE, Game, Results, State
 from tripletopper.engine.options import Option, OptionValue, parse_option_pairs
 from tripletopper.engine.rng import Rng, derive_seed
@@ -37,7 +37,9 @@ __all__ = [
     "Rng",
     "State",
     "Stock",
+    "counted",
     "derive_seed",
+    "named",
     "parse_option_pairs",
     "phrase",
 ]

@@ -42,3 +42,15 @@ YOU = "You"
 def phrase(name: str, third_person: str, second_person: str) -> str:
     """``"Ann draws"`` or ``"You draw"``: narration agrees with the viewer's own name."""
     return f"{name} {second_person if name == YOU else third_person}"
+
+
+def named(name: str) -> str:
+    """A name inside a sentence: ``"you"`` for the viewer's own seat, else the name."""
+    return "you" if name == YOU else name
+
+
+def counted(n: float, one: str, many: str | None = None) -> str:
+    """``"1 card"``, ``"3 cards"``, ``"1 card left"`` / ``"2 cards left"`` (``many`` when
+    the plural is not ``one`` + s)."""
+    number = f"{n:g}" if isinstance(n, float) else str(n)
+    return f"{number} {one if n == 1 else (many or one + 's')}"

@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tripletopper.cards.three_up import RANK, RANK_NAMES, THREE_UP
-from tripletopper.engine import Action
+from tripletopper.engine import Action, counted
 from tripletopper.games.three_up_three_down import ThreeUpThreeDown
 
 TINTS = {"R": "red", "G": "green", "B": "blue"}
@@ -78,12 +78,14 @@ class ThreeUpView:
                     pile.append_text(cards_text(obs["pile"][-9:-1]))
                     pile.append("  top ")
                 pile.append_text(card_text(obs["pile"][-1]))
-                pile.append(f"   ({obs['pile_size']} cards, {obs['run']} in a row on top)")
+                run = f", {obs['run']} in a row on top" if obs["run"] > 1 else ""
+                pile.append(f"   ({counted(obs['pile_size'], 'card')}{run})")
             else:
                 pile.append("empty: lead anything", style="dim")
             parts.append(pile)
             if obs["extra_plays"]:
-                extra = Text(f"{obs['extra_plays']} extra play(s) to make", style="bold yellow")
+                owed = counted(obs["extra_plays"], "extra play")
+                extra = Text(f"{owed} to make", style="bold yellow")
                 if obs["may_draw"]:
                     extra.append(" (you may draw a card first)")
                 parts.append(extra)

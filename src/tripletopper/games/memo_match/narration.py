@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tripletopper.engine import phrase
+from tripletopper.engine import counted, named, phrase
 
 
 def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
@@ -38,10 +38,10 @@ def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
     if kind == "bonus_taken":
         return f"{phrase(who, 'takes', 'take')} {event['card']} from {event['pos']} as a bonus."
     if kind == "declared":
-        return (
-            f'{phrase(who, "declares", "declare")} "no matches"! All {len(event["table"])} '
-            "cards are turned face up."
-        )
+        left = len(event["table"])
+        shown = "The last card is" if left == 1 else f"All {left} cards are"
+        return f'{phrase(who, "declares", "declare")} "no matches"! {shown} turned face up.'
+
     if kind == "nobody_to_spot":
         return "Nobody is left who may spot a pair."
     if kind == "pair_left":
@@ -63,40 +63,49 @@ def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
             f"{phrase(declarer, 'is', 'are')} out of the game."
         )
     if kind == "relaid":
+        if event["cards"] == 1:
+            return "The last card is laid out face down again."
         return f"The {event['cards']} cards left are shuffled and laid out face down again."
     if kind == "passed":
         return f"{phrase(who, 'sees', 'see')} no pair."
     if kind == "time_up":
         return "Time is up: nobody found a pair."
     if kind == "took_all":
-        return f"{phrase(who, 'takes', 'take')} all {len(event['cards'])} remaining cards."
+        left = len(event["cards"])
+        what = "the last card" if left == 1 else f"all {left} remaining cards"
+        return f"{phrase(who, 'takes', 'take')} {what}."
     if kind == "turn_limit":
+        left = event["left_on_table"]
+        stay = "stays" if left == 1 else "stay"
         return (
-            f"The turn limit is reached after {event['turns']} turns; "
-            f"{event['left_on_table']} cards stay on the table."
+            f"The turn limit is reached after {counted(event['turns'], 'turn')}; "
+            f"{counted(left, 'card')} {stay} on the table."
         )
     if kind == "playoff":
-        leaders = " and ".join(names[s] for s in event["leaders"])
+        leaders = " and ".join(named(names[s]) for s in event["leaders"])
         text = (
-            f"{leaders} share the lead: they play off on the other players' "
-            f"{event['cards']} cards, laid out face down."
+            f"{leaders[0].upper()}{leaders[1:]} share the lead: they play off on the other "
+            f"players' {counted(event['cards'], 'card')}, laid out face down."
         )
         out = event.get("out")
         if out:
-            who_out = " and ".join(names[s] for s in out)
-            verb = phrase(who_out, "is", "are") if len(out) == 1 else f"{who_out} are"
-            text += f" {verb} out of the game: no playoff turns."
+            who_out = " and ".join(named(names[s]) for s in out)
+            verb = phrase(names[out[0]], "is", "are") if len(out) == 1 else f"{who_out} are"
+            text += f" {verb[0].upper()}{verb[1:]} out of the game: no playoff turns."
         return text
     if kind == "no_playoff":
-        leaders = " and ".join(names[s] for s in event["leaders"])
-        return f"{leaders} share the lead, but all are out of the game: no playoff is played."
+        leaders = " and ".join(named(names[s]) for s in event["leaders"])
+        return (
+            f"{leaders[0].upper()}{leaders[1:]} share the lead, but all are out of the game: "
+            "no playoff is played."
+        )
     if kind == "game_over":
         if "cleared" in event:
             if event["cleared"]:
-                return f"Table cleared in {event['turns']} turns!"
-            return f"Game over after {event['turns']} turns: the table was not cleared."
-        winners = " and ".join(names[s] for s in event["winners"])
+                return f"Table cleared in {counted(event['turns'], 'turn')}!"
+            return f"Game over after {counted(event['turns'], 'turn')}: the table was not cleared."
         if len(event["winners"]) > 1:
+            winners = " and ".join(named(names[s]) for s in event["winners"])
             return f"Game over: {winners} share the win."
-        return f"Game over: {phrase(winners, 'wins', 'win')}."
+        return f"Game over: {phrase(names[event['winners'][0]], 'wins', 'win')}."
     return str(kind)

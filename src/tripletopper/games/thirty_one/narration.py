@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tripletopper.engine import YOU, phrase
+from tripletopper.engine import YOU, counted, named, phrase
 from tripletopper.games.thirty_one.scoring import (
     DEALT_31,
     DECLARED_31,
@@ -83,9 +83,11 @@ def _reason(loss: Mapping[str, Any], event: Mapping[str, Any], names: Sequence[s
         return f"tied for the lowest hand, {lowest}, with the knocker, who is saved"
     if reason == KNOCKER_LOWEST:
         return f"knocked and had the lowest hand alone, {lowest}"
-    declarers = _join([names[s] for s in event.get("declarers", [])])
+    seats = event.get("declarers", [])
+    declarers = _join([named(names[s]) for s in seats])
     if reason == DEALT_31:
-        return f"{declarers} {'were' if len(event['declarers']) > 1 else 'was'} dealt 31"
+        plural = len(seats) > 1 or names[seats[0]] == YOU
+        return f"{declarers} {'were' if plural else 'was'} dealt 31"
     assert reason == DECLARED_31
     text = f"{declarers} declared 31"
     if loss["seat"] == event.get("knocker"):
@@ -96,7 +98,7 @@ def _reason(loss: Mapping[str, Any], event: Mapping[str, Any], names: Sequence[s
 def _loss_line(loss: Mapping[str, Any], event: Mapping[str, Any], names: Sequence[str]) -> str:
     seat = loss["seat"]
     name = names[seat]
-    amount = "two lives" if loss["lives"] == 2 else "a life"
+    amount = "a life" if loss["lives"] == 1 else counted(loss["lives"], "life", "lives")
     reason = _reason(loss, event, names)
     if event["void"]:
         return f"  {name} would lose {amount} ({reason})."
@@ -123,7 +125,7 @@ def describe_settlement(event: Mapping[str, Any], names: Sequence[str]) -> str:
     knocker = event.get("knocker")
     lines = []
     if ended_by in ("31", "dealt_31"):
-        declarers = _join([names[s] for s in event["declarers"]])
+        declarers = _join([named(names[s]) for s in event["declarers"]])
         what = "Dealt 31" if ended_by == "dealt_31" else "31"
         lines.append(f"{what}! Everyone but {declarers} loses a life.")
     else:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tripletopper.engine import YOU, phrase
+from tripletopper.engine import YOU, counted, named, phrase
 from tripletopper.games.thirty_two.scoring import (
     DECLARE_BASE,
     DECLARE_PER_WILD,
@@ -49,21 +49,37 @@ def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
         leaders = [names[s] for s in event["leaders"]]
         chasers = [names[s] for s in event["seats"] if s not in event["leaders"]]
         if len(leaders) > 1:
-            text = f"Tied for the lead: {_and(leaders)}"
+            text = f"Tied for the lead: {_and([named(n) for n in leaders])}"
         else:
             text = phrase(leaders[0], "leads", "lead")
         if chasers:
             verb = "was" if len(chasers) == 1 and chasers[0] != YOU else "were"
-            text += f", but {_and(chasers)} {verb} left owed enough counters to catch up"
+            text += (
+                f", but {_and([named(n) for n in chasers])} {verb} left owed enough counters "
+                "to catch up"
+            )
         return text + ". They play on until one player has the most."
     if kind == "closed":
         return "The table is closed."
     if kind == "game_over":
-        winners = " and ".join(names[s] for s in event["winners"])
         if len(event["winners"]) > 1:
-            return f"Game over: {winners} share the win."
-        return f"Game over: {phrase(winners, 'wins', 'win')}."
+            return f"Game over: {_and([named(names[s]) for s in event['winners']])} share the win."
+        return f"Game over: {phrase(names[event['winners'][0]], 'wins', 'win')}."
     return str(kind)
+
+
+def payment(p: Mapping[str, Any], names: Sequence[str]) -> str:
+    """``"Medium bot 1 pays 3 counters to Medium bot 3"``: the amount before the payee, so a
+    name ending in a number never runs into the amount."""
+    payer = names[p["from"]]
+    to = named(names[p["to"]])
+    if p["paid"] < p["due"]:
+        all_of = "all you had" if payer == YOU else "all they had"
+        return (
+            f"{phrase(payer, 'pays', 'pay')} {p['paid']} of the {counted(p['due'], 'counter')} "
+            f"due to {to} ({all_of}; the rest is lost)"
+        )
+    return f"{phrase(payer, 'pays', 'pay')} {counted(p['paid'], 'counter')} to {to}"
 
 
 def _and(names: Sequence[str]) -> str:
@@ -75,7 +91,7 @@ def _describe_settlement(event: Mapping[str, Any], names: Sequence[str]) -> str:
     for info in event["shown"]:
         lines.append(
             f"  {phrase(names[info['seat']], 'shows', 'show')} {' '.join(info['cards'])}: "
-            f"{info['score']} points, {info['wilds']} wild(s)."
+            f"{counted(info['score'], 'point')}, {counted(info['wilds'], 'wild')}."
         )
     if event["ended_by"] == "thirty-two":
         lines.insert(0, f"{phrase(names[event['declarer']], 'declares', 'declare')} Thirty-two!")
@@ -86,13 +102,13 @@ def _describe_settlement(event: Mapping[str, Any], names: Sequence[str]) -> str:
     else:
         knocker = names[event["knocker"]]
         if event["knocker_won"]:
-            lines.insert(0, f"Showdown: {knocker} (the knocker) beat everyone.")
+            lines.insert(0, f"Showdown: {named(knocker)} (the knocker) beat everyone.")
             lines.append(
                 f"  Each opponent pays {KNOCK_BASE}, plus {KNOCK_PER_WILD} for each wild they "
                 "hold beyond the knocker's."
             )
         else:
-            lines.insert(0, f"Showdown: {knocker} (the knocker) tied or lost.")
+            lines.insert(0, f"Showdown: {named(knocker)} (the knocker) tied or lost.")
             lines.append(
                 f"  The knocker pays {KNOCK_BASE} to each who tied or beat the knocker, plus "
                 f"{KNOCK_PER_WILD} for each wild "
@@ -104,16 +120,15 @@ def _describe_settlement(event: Mapping[str, Any], names: Sequence[str]) -> str:
                 "of payment."
             )
     if event["mucked"]:
-        lines.append("  Mucked (not shown): " + ", ".join(names[s] for s in event["mucked"]) + ".")
+        mucked = ", ".join(named(names[s]) for s in event["mucked"])
+        lines.append(f"  Mucked (not shown): {mucked}.")
     if "own_cards" in event:
         lines.append(
-            f"  (Your mucked hand: {' '.join(event['own_cards'])}, {event['own_score']} points.)"
+            f"  (Your mucked hand: {' '.join(event['own_cards'])}, "
+            f"{counted(event['own_score'], 'point')}.)"
         )
     for p in event["payments"]:
-        line = f"  {phrase(names[p['from']], 'pays', 'pay')} {names[p['to']]} {p['paid']}"
-        if p["paid"] < p["due"]:
-            line += f" of the {p['due']} due (all they had; the rest is lost)"
-        lines.append(line + ".")
+        lines.append(f"  {payment(p, names)}.")
     for seat in event["eliminated"]:
         out = phrase(names[seat], "has no counters left and is out", "have no counters left: out")
         lines.append(f"  {out}.")

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tripletopper.cards.three_up import RANK, RANK_NAMES, THREE_UP
-from tripletopper.engine import YOU, phrase
+from tripletopper.engine import YOU, named, phrase
 
 
 def values(names: Sequence[str]) -> str:
@@ -27,9 +27,9 @@ def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
             return f"You lay {values(event['up'])} face up as your 3UP cards."
         return f"{phrase(who, 'has', 'have')} chosen 3UP cards."
     if kind == "revealed":
-        shown = "; ".join(f"{names[s]} {values(up)}" for s, up in enumerate(event["up"]))
+        shown = "; ".join(f"{named(names[s])}: {values(up)}" for s, up in enumerate(event["up"]))
         first = phrase(names[event["first"]], "leads", "lead")
-        return f"Everyone has chosen. 3UP cards: {shown}. {first}."
+        return f"Everyone has chosen their 3UP cards ({shown}). {first}."
     if kind == "played":
         cards = values(event["cards"])
         extra = " (extra play)" if event.get("extra") else ""
@@ -73,8 +73,8 @@ def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
     if kind == "turn_limit":
         return f"The game stops at the {event['turns']}-turn limit."
     if kind == "game_over":
-        winners = " and ".join(names[s] for s in event["winners"])
         if len(event["winners"]) > 1:
+            winners = " and ".join(named(names[s]) for s in event["winners"])
             return f"Game over: {winners} share the win."
-        return f"Game over: {phrase(winners, 'wins', 'win')}."
+        return f"Game over: {phrase(names[event['winners'][0]], 'wins', 'win')}."
     return str(kind)

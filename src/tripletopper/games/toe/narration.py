@@ -9,8 +9,28 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tripletopper.engine import YOU, phrase
+from tripletopper.engine import YOU, counted, phrase
 from tripletopper.games.toe.questions import LETTERS
+
+ENDINGS = {
+    "line": "four in a line",
+    "full": "the board is full",
+    "max_turns": "the turn limit is reached",
+    "max_questions": "the question limit is reached",
+}
+AFTER_A_DRAW = {
+    "more marks": "more marks win",
+    "tiebreaker": "a tiebreaker question decided",
+    "tiebreak unanswered": "nobody answered the tiebreaker",
+}
+
+
+def why_ended(reason: str) -> str:
+    """A game's ``reason`` in words: ``"full, more marks"`` -> ``"the board is full; more
+    marks win"``."""
+    first, _, then = reason.partition(", ")
+    text = ENDINGS.get(first, first)
+    return f"{text}; {AFTER_A_DRAW.get(then, then)}" if then else text
 
 
 def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
@@ -55,6 +75,8 @@ def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
         earner = names[event["earned_by"]]
         verdict = "right" if event["correct"] else "wrong"
         said = f"{phrase(who, 'answers', 'answer')} {event['choice']}: " if event["choice"] else ""
+        if not said:
+            said = f"{phrase(who, 'gives', 'give')} no answer: "
         reveal = f"{event['answer']}) {event['answer_text']}"
         if event.get("tiebreak"):
             wins = phrase(earner, "wins", "win")
@@ -64,20 +86,19 @@ def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
         )
     if kind == "tiebreak":
         marks = event["marks"]
-        return f"A draw with {marks[0]} marks each: one tiebreaker question decides."
+        return f"A draw with {counted(marks[0], 'mark')} each: one tiebreaker question decides."
     if kind == "game_over":
         reason = event.get("reason", "")
         if not event["winners"]:
-            why = {"full": "the board is full", "max_turns": "the turn limit is reached"}.get(
-                reason.split(",")[0], reason
-            )
-            return f"Game over: a draw ({why})."
+            return f"Game over: a draw ({why_ended(reason)})."
         winner = names[event["winners"][0]]
         if event.get("line"):
             line = " ".join(event["line"])
             return f"Game over: {phrase(winner, 'wins', 'win')} with the line {line}."
         marks = event.get("marks", [0, 0])
+        mine, theirs = marks[event["winners"][0]], marks[1 - event["winners"][0]]
         return (
-            f"Game over ({reason}): {phrase(winner, 'wins', 'win')}; marks {marks[0]}-{marks[1]}."
+            f"Game over: {why_ended(reason)}. {phrase(winner, 'wins', 'win')} with "
+            f"{counted(mine, 'mark')} to {theirs}."
         )
     return str(kind)
