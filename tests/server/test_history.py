@@ -8,7 +8,7 @@ import pytest
 
 from tests.server.test_accounts import PASSWORD, csrf, make_client, register
 from tripletopper.engine import Results
-from tripletopper.server import ratings, storage
+from tripletopper.server import ratings, schema, storage
 from tripletopper.server.ratings import Place
 from tripletopper.server.storage import SeatRow, TableRow
 
@@ -118,6 +118,21 @@ def test_leaderboard_pages_are_bounded(room, query, status):
     assert r.status_code == status and r.json()["code"] == "malformed"
 
 
+def test_established_ratings_lead_the_leaderboard_then_provisional_ones(room):
+    """Ann's two games make her provisional; ten rated games make Bob established: he
+    comes first even with the lower rating."""
+    db = room.app.state.room.db
+    r = schema.ratings
+    db.run_now(
+        lambda conn: conn.execute(r.update().where(r.c.player == "u:2").values(games=10, mu=20.0))
+    )
+    board = room.get("/api/leaderboard/thirty-one").json()["players"]
+    assert (board[0]["name"], board[0]["provisional"]) == ("Bob", False)
+    assert board[0]["rating"] == 1260 and all(p["provisional"] for p in board[1:])
+    rest = [p["rating"] for p in board[1:]]
+    assert rest == sorted(rest, reverse=True)
+
+
 def test_a_player_page_has_ratings_history_and_recent_games(room):
     r = room.get("/api/players/ann")  # any case: the name's key
     assert r.status_code == 200
@@ -131,7 +146,8 @@ def test_a_player_page_has_ratings_history_and_recent_games(room):
     assert list(games) == ["g1", "g0", "run", "wait"]  # newest first
     assert games["g0"]["place"] == 1.0 and games["g1"]["place"] == 3.0
     assert games["g0"]["replay"] == "/r/g0" and games["run"]["replay"] is None
-    assert games["g0"]["rating"]["before"] == 0.0
+    assert games["g0"]["rating"]["before"] == 1500  # a newcomer, on the shown scale
+    assert rating["provisional"] is True and rating["rating"] == ratings.shown(rating["mu"])
     assert games["g1"]["rating"]["after"] == rating["rating"]
     assert games["g0"]["names"] == ["Ann", "Bob", "Easy bot"]
     assert games["run"]["rating"] is None

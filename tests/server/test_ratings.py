@@ -86,9 +86,11 @@ def test_two_newcomers_match_openskill_and_the_hand_computed_update(db):
     changes = db.run_now(lambda conn: ratings.changes_of(conn, "t1"))
     assert changes["u:1"] == {
         "place": 1.0,
-        "before": 0.0,
-        "after": ratings.ordinal(win.mu, win.sigma),
+        "before": 1500,
+        "after": ratings.shown(win.mu),
+        "provisional": True,
     }
+    assert changes["u:1"]["after"] == round(1500 + 48 * (win.mu - 25)) == 1626
 
 
 def test_ties_and_earlier_ratings_match_openskill(db):
@@ -252,7 +254,8 @@ def play_rated_game(base: str, data_dir: str, *, leave_and_return: bool) -> dict
 
         asyncio.run(game())
         summary = ann.get(f"/api/tables/{table_id}").json()["table"]
-    return {"table": summary, "changes": changes(data_dir, table_id)}
+        shown = ann.get(f"/api/tables/{table_id}/ratings").json()
+    return {"table": summary, "changes": changes(data_dir, table_id), "shown": shown}
 
 
 def test_a_rated_game_is_rated_once_when_it_ends_by_its_results(tmp_path):
@@ -273,8 +276,22 @@ def test_a_rated_game_is_rated_once_when_it_ends_by_its_results(tmp_path):
     new = model.rate(
         [[model.rating()] for _ in range(3)], ranks=[ranking.rank_of(s) for s in range(3)]
     )
-    assert got["u:1"]["after"] == ratings.ordinal(new[0][0].mu, new[0][0].sigma)
-    assert all(change["before"] == 0.0 for change in got.values())
+    assert got["u:1"]["after"] == ratings.shown(new[0][0].mu)
+    assert all(change["before"] == 1500 for change in got.values())
+    # the table's own answer, as its page shows it at the end: one line per rated seat
+    shown = out["shown"]
+    assert shown["rated"] is True
+    assert [(s["seat"], s["name"]) for s in shown["seats"]] == [
+        (0, "Ann"),
+        (1, "Bob"),
+        (2, "Easy bot"),
+    ]
+    by_player = dict(zip(("u:1", "u:2", "b:easy"), shown["seats"], strict=True))
+    for player, seat in by_player.items():
+        assert {k: seat[k] for k in ("before", "after", "place")} == {
+            k: got[player][k] for k in ("before", "after", "place")
+        }
+        assert seat["provisional"] is True
 
 
 def test_leaving_and_coming_back_still_finishes_last(tmp_path):
@@ -311,7 +328,7 @@ def test_a_rated_game_everyone_left_is_rated_when_it_is_abandoned(tmp_path):
         assert http.get(f"/api/tables/{table_id}").json()["table"]["status"] == "abandoned"
     got = changes(str(tmp_path), table_id)
     assert got["u:1"]["place"] == 3.0 and got["b:random"]["place"] == 1.0
-    assert got["u:1"]["after"] < 0 < got["b:random"]["after"]
+    assert got["u:1"]["after"] < 1500 < got["b:random"]["after"]
 
 
 @pytest.mark.parametrize("comes_back", ["accepts", "takes_back"])
@@ -382,3 +399,20 @@ def test_declining_a_rated_rematch_and_coming_after_its_start_finishes_last(tmp_
     got = changes(str(tmp_path), new)
     assert got["u:2"]["place"] == 4.0  # behind every seat's result, whatever they were
     assert got["u:1"]["place"] < 4.0 and got["b:medium"]["place"] < 4.0
+
+
+def test_the_shown_scale_starts_at_1500_and_is_provisional_for_ten_games():
+    assert ratings.shown(25.0) == 1500
+    assert ratings.shown(25 + 25 / 6) == 1700  # one beta: 200 points, as in Elo
+    assert ratings.shown(20.0) == 1260
+    assert [ratings.provisional(n) for n in (0, 1, 9, 10, 50)] == [True] * 3 + [False] * 2
+
+
+def test_an_unrated_or_unfinished_table_has_no_rating_changes(tmp_path):
+    app = create_app(ServerConfig(data_dir=str(tmp_path), settings=Settings(bot_delay=30)))
+    with TestClient(app) as http:
+        r = http.post("/api/tables", json={"game": "thirty-one", "name": "Gus"})
+        table_id = r.json()["table"]["id"]
+        assert http.get(f"/api/tables/{table_id}/ratings").json() == {"rated": False, "seats": []}
+        r = http.get("/api/tables/nope/ratings")
+        assert r.status_code == 404 and r.json()["code"] == "no_table"

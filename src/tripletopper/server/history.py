@@ -71,7 +71,9 @@ def _entry(shown: Shown, row: Any) -> dict[str, Any]:
     return {
         "name": shown.name,
         "kind": "bot" if shown.bot else "person",
-        "rating": ratings.ordinal(row.mu, row.sigma),
+        "rating": ratings.shown(row.mu),
+        "provisional": ratings.provisional(row.games),
+        "ordinal": ratings.ordinal(row.mu, row.sigma),
         "mu": round(row.mu, 3),
         "sigma": round(row.sigma, 3),
         "games": row.games,
@@ -84,7 +86,11 @@ def leaderboard(conn: Connection, game: str, limit: int, offset: int) -> list[di
     query = (
         select(r)
         .where(r.c.game == game)
-        .order_by((r.c.mu - 3 * r.c.sigma).desc(), r.c.player)
+        .order_by(
+            case((r.c.games < ratings.PROVISIONAL_GAMES, 1), else_=0),  # established first
+            r.c.mu.desc(),
+            r.c.player,
+        )
         .limit(limit)
         .offset(offset)
     )
@@ -131,8 +137,8 @@ def _game_line(row: TableRow, seat: int, change: Any) -> dict[str, Any]:
         "rating": None
         if change is None
         else {
-            "before": ratings.ordinal(change.mu_before, change.sigma_before),
-            "after": ratings.ordinal(change.mu_after, change.sigma_after),
+            "before": ratings.shown(change.mu_before),
+            "after": ratings.shown(change.mu_after),
         },
         "replay": f"/r/{row.id}" if row.status in OVER else None,
     }
@@ -155,7 +161,7 @@ def player_page(conn: Connection, player: str) -> dict[str, Any]:
                 "history": [
                     {
                         "at": h.at,
-                        "rating": ratings.ordinal(h.mu_after, h.sigma_after),
+                        "rating": ratings.shown(h.mu_after),
                         "table": h.table_id,
                     }
                     for h in history
@@ -232,6 +238,24 @@ def router(accounts: Accounts, limits: AddressLimits) -> APIRouter:
         if found is None:
             raise ClientError("no_player", "there is no such player")
         return await accounts.db.run(partial(player_page, player=found))
+
+    @api.get("/api/tables/{table_id}/ratings", tags=["table"])
+    async def table_ratings(table_id: str, request: Request) -> dict[str, Any]:
+        """How a finished rated game moved each rated seat's rating: `before`, `after` (the
+        shown scale) and `provisional`; `rated` false and no seats for any other table."""
+        limits.hit("lobby", client_address(request))
+        table = await accounts.room().get(table_id)
+        row = table.row
+        if not row.rated or row.status not in OVER:
+            return {"rated": False, "seats": []}
+        changes = await accounts.db.run(partial(ratings.changes_of, table_id=row.id))
+        seats = []
+        for seat, info in sorted(row.seats.items()):
+            player = ratings.player_of(info)
+            change = changes.get(player) if player is not None else None
+            if change is not None:
+                seats.append({"seat": seat, "name": info.name, **change})
+        return {"rated": True, "seats": seats}
 
     @api.get("/api/account/games", tags=["account"])
     async def my_games(request: Request) -> dict[str, Any]:

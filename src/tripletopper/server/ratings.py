@@ -19,8 +19,14 @@ Each seat is one team of the model; a player holding several seats (two "hard" b
 gets the mean of its seats' new ratings.  The update runs inside the job that stores
 the finish, so a game is rated exactly once, together with its last action.
 
-A rating is shown as OpenSkill's *ordinal*, ``mu - 3 sigma``: 0 for a newcomer, rising
-as the player wins and as the model grows sure of them.
+The stored model is OpenSkill's; people see it on a scale they know from lichess and Board
+Game Arena (:func:`shown`): ``1500 + 48 (mu - 25)``, so a newcomer is 1500 and one
+OpenSkill *beta* of skill (25/6, a 76% chance to beat an equal-sigma player head to head)
+is 200 points, as 200 Elo points are.  The first :data:`PROVISIONAL_GAMES` rated games of
+a game are *provisional* (pages mark the rating "?"), as lichess marks a rating it is not
+sure of yet.  Leaderboards list established ratings first, provisional ones after.
+OpenSkill's *ordinal*, ``mu - 3 sigma`` (0 for a newcomer), stays in the API for those who
+want the conservative figure.
 """
 
 from __future__ import annotations
@@ -62,8 +68,25 @@ def bot_label(spec: str) -> str:
     return f"{spec.capitalize()} bot"
 
 
+SHOWN_START = 1500
+"""The rating a newcomer is shown."""
+SHOWN_PER_MU = 48
+"""Shown points per point of OpenSkill's mu: 200 per beta (25/6), as 200 Elo points."""
+PROVISIONAL_GAMES = 10
+"""A rating is provisional (shown with "?") until this many rated games of the game."""
+
+
 def ordinal(mu: float, sigma: float) -> float:
     return round(mu - 3 * sigma, 2)
+
+
+def shown(mu: float) -> int:
+    """The rating people see: 1500 for a newcomer (mu 25), 200 points per beta."""
+    return round(SHOWN_START + SHOWN_PER_MU * (mu - MODEL.mu))
+
+
+def provisional(games: int) -> bool:
+    return games < PROVISIONAL_GAMES
 
 
 def places(seats: dict[int, SeatRow], players: int, results: Results | None) -> list[Place]:
@@ -142,13 +165,31 @@ def rate_game(conn: Connection, table_id: str, game: str, seated: list[Place], a
 
 
 def changes_of(conn: Connection, table_id: str) -> dict[str, dict[str, Any]]:
-    """A rated game's changes by player: place, rating before and after."""
-    c = schema.rating_changes
+    """A rated game's changes by player: place, the shown rating before and after, and
+    whether the rating is still provisional (by the player's rated games of it now)."""
+    c, r = schema.rating_changes, schema.ratings
+    rows = list(conn.execute(select(c).where(c.c.table_id == table_id)))
+    players = [row.player for row in rows]
+    games = {
+        (row.game, row.player): row.games
+        for row in conn.execute(select(r).where(r.c.player.in_(players)))
+    }
     return {
         row.player: {
             "place": row.place,
-            "before": ordinal(row.mu_before, row.sigma_before),
-            "after": ordinal(row.mu_after, row.sigma_after),
+            "before": shown(row.mu_before),
+            "after": shown(row.mu_after),
+            "provisional": provisional(games.get((row.game, row.player), 0)),
         }
-        for row in conn.execute(select(c).where(c.c.table_id == table_id))
+        for row in rows
     }
+
+
+def player_of(info: SeatRow) -> str | None:
+    """Who a seat's ratings belong to: its account, or a built-in bot level (None: a
+    guest, or a guest's seat a bot plays)."""
+    if info.user_id is not None:
+        return person(info.user_id)
+    if info.kind == "bot" and info.token_hash is None and info.bot:
+        return bot_player(info.bot)
+    return None

@@ -1,6 +1,7 @@
 // A game's leaderboard: rated people and bot levels, best first, 50 at a time.
 import { api, el } from "/static/common.js";
 import { fillIcons } from "/static/icons.js";
+import { ratingText } from "/static/rating.js";
 
 const game = decodeURIComponent(location.pathname.split("/").pop());
 const $ = (id) => document.getElementById(id);
@@ -11,7 +12,8 @@ function row(entry) {
   return el("tr", { "data-player": entry.name },
     el("td", {}, entry.rank),
     el("td", {}, el("a", { href: entry.page }, entry.name), entry.kind === "bot" ? el("span", { class: "badge" }, "bot") : null),
-    el("td", {}, entry.rating.toFixed(1)), el("td", {}, entry.games));
+    el("td", { title: entry.provisional ? "provisional: fewer than 10 rated games" : null }, ratingText(entry.rating, entry.provisional)),
+    el("td", {}, entry.games));
 }
 
 async function more() {

@@ -2,6 +2,7 @@
 // recent games with their result, rating change and replay link.
 import { api, clear, el } from "/static/common.js";
 import { fillIcons } from "/static/icons.js";
+import { START, changeText, ratingText } from "/static/rating.js";
 
 const name = decodeURIComponent(location.pathname.split("/").pop());
 const $ = (id) => document.getElementById(id);
@@ -13,17 +14,17 @@ function svg(tag, attrs = {}) {
   return node;
 }
 
-// The rating after each rated game, left to right, starting from 0 (a newcomer).
+// The rating after each rated game, left to right, starting from 1500 (a newcomer).
 export function chart(history, width = 240, height = 60) {
-  const values = [0, ...history.map((h) => h.rating)];
+  const values = [START, ...history.map((h) => h.rating)];
   const low = Math.min(...values), high = Math.max(...values);
   const span = high - low || 1;
   const x = (i) => (values.length > 1 ? (i * (width - 8)) / (values.length - 1) + 4 : width / 2);
   const y = (v) => height - 4 - ((v - low) * (height - 8)) / span;
   const points = values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
   const box = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img", class: "rating-chart",
-    "aria-label": `rating over ${history.length} rated games: from ${values[0].toFixed(1)} to ${values.at(-1).toFixed(1)}` });
-  box.append(svg("line", { x1: 0, x2: width, y1: y(0), y2: y(0), class: "zero" }));
+    "aria-label": `rating over ${history.length} rated games: from ${values[0]} to ${values.at(-1)}` });
+  box.append(svg("line", { x1: 0, x2: width, y1: y(START), y2: y(START), class: "zero" }));
   box.append(svg("polyline", { points, fill: "none", class: "line" }));
   for (const [i, v] of values.entries()) if (i) box.append(svg("circle", { cx: x(i), cy: y(v), r: 2 }));
   return box;
@@ -43,7 +44,7 @@ function gameRow(game) {
   return el("tr", { "data-table": game.table },
     el("td", {}, game.title), el("td", {}, game.names.filter(Boolean).join(", ")),
     el("td", { class: "result" }, result),
-    el("td", { class: "change" }, change === null ? "unrated" : `${game.rating.after.toFixed(1)} (${change >= 0 ? "+" : ""}${change.toFixed(1)})`),
+    el("td", { class: "change" }, change === null ? "unrated" : `${game.rating.after} (${changeText(game.rating.before, game.rating.after)})`),
     el("td", {}, link));
 }
 
@@ -56,7 +57,8 @@ async function init() {
   for (const r of data.ratings) {
     box.append(el("div", { class: "rating", "data-game": r.game },
       el("h3", {}, el("a", { href: `/leaderboard/${r.game}` }, r.title)),
-      el("p", {}, el("strong", { class: "value" }, r.rating.toFixed(1)), ` after ${r.games} rated game${r.games === 1 ? "" : "s"}`),
+      el("p", {}, el("strong", { class: "value" }, ratingText(r.rating, r.provisional)),
+        ` after ${r.games} rated game${r.games === 1 ? "" : "s"}${r.provisional ? " (provisional until 10)" : ""}`),
       chart(r.history)));
   }
   $("games").append(...data.games.map(gameRow));
