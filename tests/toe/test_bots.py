@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tripletopper.bots import LEVEL_ORDER, SeatView, bot_names, make_bot
 from tripletopper.bots.base import SampledView
-from tripletopper.bots.toe import SHORTLIST, ToePlayout
+from tripletopper.bots.toe import SHORTLIST, TYPICAL_WORDS, ToePlayout, buzz_delay
 from tripletopper.cards import TRIPLE_TOPPER
 from tripletopper.engine import CLOCK, Rng
 from tripletopper.games.toe import WASTED, Toe, cell_of
+from tripletopper.games.toe.rules import BUZZ
 from tripletopper.question_banks import builtin_bank
 from tripletopper.runner import choose_next, play_game, simulate
 
@@ -178,7 +180,8 @@ def test_quiz_bots_answer_with_their_accuracy_and_buzz_delay():
     sure = make_bot("heuristic:accuracy=1:buzz=2", game, 0, 1)
     blank = make_bot("heuristic:accuracy=0", game, 1, 1)
     assert sure.choose(views[0]) == ("buzz",) and blank.choose(views[1]) is None
-    assert 1.6 <= sure.reaction_time(views[0]) <= 2.4
+    delay = sure.reaction_time(views[0])
+    assert 0.5 <= delay <= 8 and sure.reaction_time(views[0]) == delay  # drawn once per question
     assert choose_next(state, [sure, blank], views)[0] == 0
     state.apply(("buzz",), 0)
     assert sure.choose(views[0]) == ("answer", 0)  # the mini bank's answers are all A
@@ -187,9 +190,35 @@ def test_quiz_bots_answer_with_their_accuracy_and_buzz_delay():
     assert choose_next(fresh, idle, [SeatView(fresh, s) for s in (0, 1)]) == (CLOCK, ("timeout",))
     slow = make_bot("random:buzz=1:accuracy=0", game, 0, 3)
     fresh_view = SeatView(fresh, 0)
-    assert slow.choose(fresh_view) == ("buzz",) and 0.8 <= slow.reaction_time(fresh_view) <= 1.2
+    assert slow.choose(fresh_view) == ("buzz",) and 0.25 <= slow.reaction_time(fresh_view) <= 4
     fresh.apply(("buzz",), 0)
     assert slow.choose(fresh_view) != ("answer", 0)  # accuracy 0: always wrong
+
+
+def test_bots_buzz_on_a_human_like_delay_drawn_per_question():
+    """Log-normal around `buzz` for a question of typical length (the spread of people's
+    reaction times: 90% within x0.61-x1.64), longer for a longer question; the medium bot's
+    typical delay is 2 s, not the 1.5 s that beat every person at the terminal."""
+    rng = Rng(5)
+    draws = sorted(buzz_delay(2.0, TYPICAL_WORDS, rng) for _ in range(4000))
+    assert draws[2000] == pytest.approx(2.0, rel=0.05)
+    assert draws[200] == pytest.approx(2.0 * 0.61, rel=0.08)
+    assert draws[3800] == pytest.approx(2.0 * 1.64, rel=0.08)
+    long = sorted(buzz_delay(2.0, 4 * TYPICAL_WORDS, rng) for _ in range(4000))
+    assert long[2000] == pytest.approx(4.0, rel=0.05)  # four times the words: twice the time
+    game = Toe(2, quiz=True, bank=builtin_bank())
+    state = game.new_state(3)
+    medium = make_bot("medium", game, 0, 3)
+    view = SeatView(state, 0)
+    delays = []
+    for _ in range(60):  # question after question, nobody buzzing
+        assert state.phase == BUZZ
+        if medium.choose(view) is not None:  # it knows this one
+            delays.append(medium.reaction_time(view))
+        state.apply(("timeout",), CLOCK)
+    assert len(delays) > 20 and len(set(delays)) == len(delays)  # a new delay each question
+    delays.sort()
+    assert 1.6 <= delays[len(delays) // 2] <= 2.6
 
 
 def test_accuracy_shows_in_simulations():

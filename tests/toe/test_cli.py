@@ -164,3 +164,99 @@ def test_user_question_banks(tmp_path):
     assert refused.exit_code == 2 and "line 1: the answer 'c' is not one of the choices" in (
         refused.output
     )
+
+
+class Terminal:
+    """``tripletopper play`` on a real pseudo-terminal, read as a person would see it."""
+
+    def __init__(self, *args: str) -> None:
+        import os
+        import pty
+        import subprocess
+        import sys
+
+        self.os = os
+        master, slave = pty.openpty()
+        env = {**os.environ, "COLUMNS": "120", "LINES": "50", "TERM": "xterm", "NO_COLOR": "1"}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tripletopper", "play", *args],
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env=env,
+            close_fds=True,
+        )
+        os.close(slave)
+        self.master = master
+        self.text = ""
+
+    def read(self, seconds: float) -> bool:
+        """Read what is there within ``seconds``; False at the end of the output."""
+        import select
+
+        ready, _, _ = select.select([self.master], [], [], seconds)
+        if not ready:
+            return True
+        try:
+            data = self.os.read(self.master, 65536)
+        except OSError:  # the program ended
+            return False
+        if not data:
+            return False
+        self.text += re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", data.decode("utf-8", "replace"))
+        return True
+
+    def until(self, pattern: str, start: int = 0, seconds: float = 60) -> re.Match[str]:
+        import time
+
+        ends = time.monotonic() + seconds
+        while (found := re.compile(pattern).search(self.text, start)) is None:
+            assert time.monotonic() < ends, f"never saw {pattern!r} in:\n{self.text[-2000:]}"
+            assert self.read(0.2), f"the program ended before {pattern!r}:\n{self.text[-2000:]}"
+        return found
+
+    def type(self, text: str) -> None:
+        self.os.write(self.master, text.encode())
+
+    def close(self) -> None:
+        while self.read(5):
+            pass
+        self.process.wait(timeout=30)
+        self.os.close(self.master)
+
+
+def test_the_terminal_quiz_show_is_fair_to_a_person():
+    """Against a bot that knows every answer and buzzes after about 20 s: the prompt counts
+    down the question's own buzzing time (60 s), never the bot's secret delay; an Enter
+    typed during question 1 (after the answer) does not buzz question 2; each question is
+    printed once."""
+    terminal = Terminal(
+        "toe",
+        "-o",
+        "quiz=true",
+        "-o",
+        "buzz_seconds=60",
+        "--seed",
+        "3",
+        "--bots",
+        "heuristic:buzz=20:accuracy=1",
+    )
+    try:
+        prompt = terminal.until(r"Your move \((\d+) s\)")
+        assert int(prompt.group(1)) >= 55  # the buzz window, not the bot's ~20 s
+        terminal.type("\n")  # buzz in (Enter alone)
+        answer = terminal.until(r"(?s)You buzz in!.*?Your move \(\d+ s\)", prompt.end())
+        # question 1 asks for a baby frog (B, a tadpole): A is wrong, so the bot earns the
+        # turn, plays it, and question 2 is read; the second Enter was typed during question 1
+        terminal.type("1\n\n")
+        second = terminal.until(r"Question 2 \(.*?\): (.*)\n", answer.end())
+        terminal.until(r"Your move \(\d+ s\)", second.end())
+        terminal.type("q\n")
+    finally:
+        terminal.close()
+    text = terminal.text
+    assert text.count("You buzz in!") == 1, text[-3000:]
+    assert "You leave the table." in text
+    for number in ("1", "2"):  # each question once: on the table that asks you to buzz
+        question = re.search(rf"Question {number} \(.*?\): (.*)\n", text)
+        assert question is not None and text.count(question.group(1).strip()) == 1, number

@@ -15,13 +15,16 @@ opponent has marks is worth blocking, a line both have marked is dead.  Then:
 - **Quiz Show**: for each question the bot *knows* the answer with probability
   ``accuracy``: it looks the question (its id is in the observation) up in the
   question bank, which is public data, as a player who knows trivia would; it
-  buzzes when it knows, after ``buzz`` seconds (give or take 20%), and answers
-  right.  When it does not know it keeps quiet, or with probability ``guess``
-  buzzes anyway and answers wrong.
+  buzzes when it knows, after a human-like delay drawn for each question
+  (:func:`buzz_delay`: ``buzz`` seconds for a question of typical length, longer
+  for a longer one, spread as people's reaction times are), and answers right.
+  When it does not know it keeps quiet, or with probability ``guess`` buzzes
+  anyway and answers wrong.
 
 :class:`ToeRandom` plays uniformly at random like ``random`` does everywhere,
-but in the Quiz Show it buzzes after ``buzz`` seconds (default at once) and is
-right with probability ``accuracy`` (default: a blind guess).
+but in the Quiz Show it buzzes after ``buzz`` seconds (default at once; drawn per
+question as the others') and is right with probability ``accuracy`` (default: a
+blind guess).
 """
 
 from __future__ import annotations
@@ -54,6 +57,24 @@ LINE_SLICES = [slice(line[0], line[3] + 1, line[1] - line[0]) for line in LINES]
 """Each line's cells in a board string (a line's cells are evenly spaced)."""
 WORTH_THROUGH = [itemgetter(*LINES_THROUGH[cell]) for cell in range(64)]
 """The lines through each cell, picked from a list by line."""
+
+
+TYPICAL_WORDS = 14
+"""Words in a question of typical length, its choices included (the built-in bank's median)."""
+BUZZ_SPREAD = 0.3
+"""The spread of a bot's buzzing delay: the sigma of its logarithm.  People's reaction and
+recall times are skewed to the slow side, as a log-normal is: 90% of the delays fall within
+x0.61 to x1.64 of the median."""
+
+
+def buzz_delay(buzz: float, words: int, rng: Rng) -> float:
+    """A human-like delay before buzzing in on a question of ``words`` words (its choices
+    included), drawn from ``rng``: log-normal around ``buzz`` seconds for a question of
+    :data:`TYPICAL_WORDS` words, growing with the square root of its length (a longer
+    question takes longer to read, though nobody reads every word before buzzing)."""
+    u = 1.0 - rng.random()  # in (0, 1]
+    z = math.sqrt(-2.0 * math.log(u)) * math.cos(2.0 * math.pi * rng.random())  # Box-Muller
+    return buzz * math.sqrt(max(words, 1) / TYPICAL_WORDS) * math.exp(BUZZ_SPREAD * z)
 
 
 class Asked(NamedTuple):
@@ -131,7 +152,8 @@ class QuizPlayer:
         else:
             wrong = [i for i in range(choices) if i != entry.answer]
             self.choice = wrong[rng.below(len(wrong))]
-        self.delay = self.buzz * (0.8 + 0.4 * rng.random())
+        words = len(entry.text.split()) + sum(len(c.split()) for c in entry.choices)
+        self.delay = buzz_delay(self.buzz, words, rng)
         self.buzzes = self.knows or rng.random() < self.guess
 
     def choose(self, buzzing: bool, number: int, question: int) -> Action | None:
@@ -189,7 +211,7 @@ class ToeHeuristic(Bot):
     name = "heuristic"
     description = (
         "wins or blocks when it can, values cells by their open lines, keeps wilds for "
-        "critical cells (Quiz Show: accuracy=0.7, buzz=1.5)"
+        "critical cells (Quiz Show: accuracy=0.7, buzz=2)"
     )
 
     def __init__(
@@ -199,7 +221,7 @@ class ToeHeuristic(Bot):
         seed: int = 0,
         *,
         accuracy: float = 0.7,
-        buzz: float = 1.5,
+        buzz: float = 2.0,
         guess: float = 0.0,
         wild_cost: float = 2.0,
         useful: float = 3.0,
@@ -505,7 +527,7 @@ class ToePlayout(Playout):
     def __init__(self, game: Game, seat: int, seed: int = 0) -> None:
         super().__init__(game, seat, seed)
         assert isinstance(game, Toe)
-        self.quiz = QuizPlayer(game, self.rng, 0.7, 1.5, 0.0) if game.quiz else None
+        self.quiz = QuizPlayer(game, self.rng, 0.7, 2.0, 0.0) if game.quiz else None
 
     def reaction_time(self, view: SampledView) -> float:
         state = view.world

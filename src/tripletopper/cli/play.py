@@ -45,6 +45,11 @@ from tripletopper.errors import TripleTopperError
 from tripletopper.record import Record
 from tripletopper.runner import choose_next
 
+try:
+    import termios
+except ImportError:  # not a POSIX terminal: nothing to flush
+    termios = None  # type: ignore[assignment]
+
 HELP_TEXT = (
     "Type the number of an action, or its text form (e.g. 'draw', 'discard RC1').  "
     "'?' lists the text forms, 'rules' shows the rules, 'quit' leaves."
@@ -57,6 +62,13 @@ MOMENT_SECONDS = 2.0
 
 class Quit(Exception):
     """The player left the table."""
+
+
+def _question(obs: dict[str, Any]) -> int | None:
+    """The number of the Quiz Show question on the table (None: none is being read)."""
+    quiz = obs.get("quiz")
+    question = quiz.get("question") if isinstance(quiz, dict) else None
+    return question["number"] if question else None
 
 
 @click.command("play", context_settings={"help_option_names": ["-h", "--help"]})
@@ -136,6 +148,8 @@ class TerminalTable:
 
     humans: tuple[int, ...] = ()
     """The seats played at this keyboard (empty means just ``seat``)."""
+    shown_question: int | None = None
+    """The Quiz Show question the last table printed (so that it is printed once)."""
 
     def __init__(
         self,
@@ -234,7 +248,9 @@ class TerminalTable:
             acted = self.key_race(racing, deadline)
         else:
             self.hand_to(racing[0])
-            acted = self.human_turn(deadline, race=True)
+            # The prompt counts down the phase's own limit: when a bot will act is its secret.
+            limit = state.timeout()
+            acted = self.human_turn(deadline, race=True, shown=limit[0] if limit else None)
         if acted or first is None:
             return
         if first.seat == CLOCK:
@@ -274,15 +290,25 @@ class TerminalTable:
             self.hand_to(seat)
             return self.human_turn(None if ends is None else ends - time.monotonic())
 
-    def human_turn(self, deadline: float | None = None, race: bool = False) -> bool:
+    def human_turn(
+        self, deadline: float | None = None, race: bool = False, shown: float | None = None
+    ) -> bool:
         """Show the table and ask for an action; False if ``deadline`` seconds passed first.
 
         In a race (``race``) a lone action, such as buzzing in, is also taken by Enter.
+        The prompt counts down ``shown`` seconds if given (a race's own time limit), else
+        ``deadline``.
         """
         state, console = self.state, self.console
         obs = state.observation(self.seat)
         console.print()
-        console.print(self.view.table(obs, self.names))
+        asked = _question(obs)
+        mine = asked is not None and obs["quiz"]["buzzer"] == self.seat
+        if mine and asked == self.shown_question:
+            console.print("You buzzed in: answer.")  # the question is on the screen already
+        else:
+            console.print(self.view.table(obs, self.names))
+        self.shown_question = asked
         legal = state.legal_actions(self.seat)
         # A view may group or leave unnumbered some actions (a wild card that fits many
         # cells, Memo Match's hundred flips): its menu lines are (action or None, label).
@@ -304,10 +330,12 @@ class TerminalTable:
         if quick:
             console.print("[dim](Enter alone does it.)[/dim]")
         ends = None if deadline is None else time.monotonic() + deadline
+        counted = ends if shown is None else time.monotonic() + shown
         while True:
             prompt = "[bold]Your move:[/bold] "
-            if ends is not None:
-                prompt = f"[bold]Your move[/bold] ({max(0.0, ends - time.monotonic()):.0f} s): "
+            if counted is not None:
+                left = max(0.0, counted - time.monotonic())
+                prompt = f"[bold]Your move[/bold] ({left:.0f} s): "
             answer = self.ask(prompt, None if ends is None else ends - time.monotonic())
             if answer is None:
                 return False
@@ -331,6 +359,8 @@ class TerminalTable:
                 raise Quit from None
         if seconds <= 0:
             return None
+        if termios is not None:  # what was typed before (for another question) never counts
+            termios.tcflush(sys.stdin, termios.TCIFLUSH)
         self.console.print(prompt, end="")
         ready, _, _ = select.select([sys.stdin], [], [], seconds)
         if not ready:
@@ -380,8 +410,11 @@ class TerminalTable:
             if bot is not None and bot.wants_events:
                 bot.observe([event.view(bot.seat) for event in events])
         backlog = getattr(self, "backlog", None) or {self.seat: []}
+        racing = self.state.to_act() if len(self.state.to_act()) > 1 else []
         for viewer, lines in backlog.items():
             for event in events:
+                if event.type == "question" and viewer in racing:
+                    continue  # the table asking them to buzz shows it: printed once
                 text = narration(self.game.describe_event(event.view(viewer), self.names))
                 if event.type in ("hand_over", "game_over", "knocked"):
                     text.stylize("bold")

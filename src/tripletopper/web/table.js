@@ -88,7 +88,7 @@ function entryOf(action) {
 async function act(action, table = false) {
   if (page.sending || moves.busy || page.holding) return;
   const item = table ? { action, label: "the table's action" } : entryOf(action);
-  if (!item) return;
+  if (!item || (page.renderer && page.renderer.ready && !page.renderer.ready(action))) return;
   const clock = page.view && page.view.clock;
   const deadline = clock && clock.deadlines && page.seat !== null ? clock.deadlines[String(page.seat)] : undefined;
   const now = Date.now() / 1000 + page.clockOffset;

@@ -25,6 +25,16 @@ const NS = "http://www.w3.org/2000/svg";
 let picked = { key: null, card: null, cell: null };
 let cursor = null;
 
+// When the question on the page changed: a buzz (or answer) pressed within SETTLE_MS of a
+// new question was meant for the one before (nobody reads a question that fast), so it is
+// not sent; the server refuses one sent for a question already gone (a stale version).
+const SETTLE_MS = 350;
+const shown = { number: null, at: 0 };
+export function ready(action) {
+  if (action.type !== "buzz" && action.type !== "answer") return true;
+  return performance.now() - shown.at >= SETTLE_MS;
+}
+
 // The page lists draw; plays are the cells and cards, buzz and answers the quiz, and the
 // discards are short buttons by the hand (their cards' names).
 const DRAWN = new Set(["play", "buzz", "answer", "discard"]);
@@ -93,6 +103,8 @@ export function render(root, obs, ctx) {
       threats.map((t) => `${t.mark} wins at ${t.cell}`).join(" · ")));
   }
   root.append(status);
+  const number = obs.quiz && obs.quiz.question ? obs.quiz.question.number : null;
+  if (number !== shown.number) { shown.number = number; shown.at = performance.now(); }
   if (obs.quiz) root.append(quiz(obs.quiz, ctx));
 
   // the cube
