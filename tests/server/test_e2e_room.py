@@ -59,18 +59,20 @@ def test_rules_and_help_are_reached_from_the_lobby_the_form_and_the_table(browse
     with live_server(str(tmp_path)) as base:
         page = page_of(browser, errors)
         page.goto(base + "/")
-        page.wait_for_selector("#rules-nav a")
-        assert page.locator("#rules-nav a").count() == 5
-        # each option explained in words, not by its name
+        page.wait_for_selector(".game-card a.rules-link")
+        assert page.locator(".game-card a.rules-link").count() == 5
+        assert page.get_attribute("header a:has-text('Rules')", "href") == "/rules"
+        # each option explained in plain words, not by its name, its default shown
         page.select_option("#game", "thirty-two")
         cap = page.locator("[data-option-box=cap_at_32]")
-        assert cap.inner_text().strip() == "scores are capped at 32 (off: raw points are compared)"
-        assert "counters each player starts with" in page.inner_text("[data-option-box=counters]")
+        assert cap.inner_text().strip() == "Scores above 32 count as 32 (default: on)"
+        assert "Counters each player starts with" in page.inner_text("[data-option-box=counters]")
         assert page.get_attribute("#game-rules", "href") == "/rules/thirty-two"
         # the Quiz Show's own fields only with the Quiz Show
         page.select_option("#game", "toe")
         assert page.get_attribute("#game-rules", "href") == "/rules/toe"
-        quiz_only = ["buzz_seconds", "answer_seconds", "max_questions", "questions"]
+        quiz_only = ["buzz_seconds", "answer_seconds", "max_questions"]
+        assert page.locator("[data-option-box=questions]").count() == 0  # the room's bank only
         for name in quiz_only:
             assert page.locator(f"[data-option-box={name}]").is_hidden()
         assert page.locator("[data-option-box=max_turns]").is_visible()
@@ -280,7 +282,9 @@ def test_the_lobbys_three_lists_update_without_a_reload(browser, tmp_path):
         row = f"#open-tables tr[data-table='{table_id}']"
         page.wait_for_selector(row)
         assert "Ann" in page.inner_text(row) and "Heuristic bot" in page.inner_text(row)
-        assert "end: open" in page.inner_text(row) and "just now" in page.inner_text(row)
+        assert "played to the last counter" in page.inner_text(
+            row
+        ) and "just now" in page.inner_text(row)
         assert page.get_attribute(f"{row} a", "href") == f"/t/{table_id}"
         started = httpx.post(
             f"{base}/api/tables/{table_id}/start", headers={"X-Seat-Token": tokens[0]}

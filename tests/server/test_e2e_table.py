@@ -25,6 +25,8 @@ pytestmark = pytest.mark.e2e
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
+DRAWN = "() => (document.body.dataset.pending || '0') === '0'"
+"""The page shows the newest update (none waits behind a move still being animated)."""
 PLAY_AREA = (
     "['game', 'actions-panel', 'showdown']"
     ".some((id) => document.getElementById(id).contains(document.activeElement))"
@@ -68,6 +70,7 @@ class Player(Seat):
                 me in self.observation().get("to_act", [])
                 and self.legal()
                 and time.monotonic() - since > 0.3
+                and self.page.evaluate(DRAWN)
             ):
                 return self.observation()
             assert time.monotonic() < ends, "the seat was never to act"
@@ -383,7 +386,7 @@ def test_thirty_two_asks_before_a_click_throws_a_declarable_32_away(browser, tmp
         # the showdown is held on screen, the next hand waits behind it
         ann.page.wait_for_selector("#showdown:not([hidden])")
         assert "declared a Thirty-two" in ann.page.inner_text("#showdown")
-        assert "Bob pays You 6" in ann.page.inner_text("#showdown")
+        assert "Bob pays 6 counters to you" in ann.page.inner_text("#showdown")
         assert not ann.page.is_visible("#game")
         ann.shot("table-thirty-two-showdown.png")
         ann.press("Enter")

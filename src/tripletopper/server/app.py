@@ -37,7 +37,7 @@ from starlette.exceptions import HTTPException
 
 from tripletopper import __version__
 from tripletopper.bots import bot_class, bot_names
-from tripletopper.engine import YOU, State
+from tripletopper.engine import YOU, Game, Option, State
 from tripletopper.games import GAMES
 from tripletopper.record import Record
 from tripletopper.server import bot_accounts, guide, history
@@ -321,7 +321,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                     "title": cls.title,
                     "min_players": cls.min_players,
                     "max_players": cls.max_players,
-                    "options": [option.schema() for option in cls.options_schema],
+                    "options": [option_form(option, cls) for option in cls.options_schema],
                     "bots": [
                         {"name": b, "description": bot_class(b, name).description}
                         for b in bot_names(name)
@@ -572,6 +572,17 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         await LobbyConnection(websocket, room(), lobby()).serve()
 
     return app
+
+
+def option_form(option: Option, cls: type[Game]) -> dict[str, Any]:
+    """An option's schema for forms; a default that depends on the number of players (as
+    Thirty-Two's counters) also comes for each number (``defaults``), so the lobby can tell
+    a changed value from the default."""
+    out = option.schema()
+    if callable(option.default):
+        seats = range(cls.min_players, cls.max_players + 1)
+        out["defaults"] = {str(n): option.default_for(n) for n in seats}
+    return out
 
 
 def table_record(table: Table) -> Record:

@@ -57,10 +57,12 @@ def _page(title: str, body: str) -> str:
   <title>{escape(title)} - Triple Topper card room</title>
   <link rel="icon" href="/favicon.ico" type="image/svg+xml">
   <link rel="stylesheet" href="/static/app.css">
+  <script src="/static/theme.js"></script>
 </head>
 <body>
   <header class="bar"><a href="/">Lobby</a><span class="grow"></span>
-    <nav aria-label="Rules of every game">Rules: {others}</nav></header>
+    <nav aria-label="Rules of every game">Rules: {others}</nav>
+    <span data-theme-control></span></header>
   <main class="rules">
 {body}
   </main>

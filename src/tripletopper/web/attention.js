@@ -1,37 +1,15 @@
 // Calling a player when the table waits for them (their turn, or a timed phase that asks
-// them): the tab's title and favicon change, an optional chime plays (generated with
-// WebAudio: no sound file), and a browser notification is shown when the tab is hidden, if
-// they allowed it.  The chime and notification choices are remembered in localStorage.
+// them): the tab's title and favicon change, an optional chime plays (sound.js: WebAudio, no
+// sound file), and a browser notification is shown when the tab is hidden, if they allowed
+// it.  The header's controls: Sound (the chime and the table's sounds) with its volume, and
+// Alerts; the choices are remembered in localStorage.
 import { icon } from "/static/icons.js";
+import { play, setSound, setVolume, soundOn, volume } from "/static/sound.js";
 
-const SOUND = "tt-sound";
 const NOTIFY = "tt-notify";
 const BADGE = '<circle cx="25" cy="7" r="6.5" fill="#e63946" stroke="#fff" stroke-width="1.5"/>'
   + '<path d="M25 3.6v4.2" stroke="#fff" stroke-width="2" stroke-linecap="round"/><circle cx="25" cy="10.2" r="1.1" fill="#fff"/>';
 const FALLBACK = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect x="7" y="4" width="18" height="24" rx="3" fill="#1b4332"/></svg>';
-
-let audio = null;
-
-// Two short rising tones, built on the spot.
-function chime() {
-  try {
-    audio = audio || new AudioContext();
-    if (audio.state === "suspended") audio.resume();
-    const now = audio.currentTime;
-    [[660, 0], [880, 0.14]].forEach(([hz, at]) => {
-      const tone = audio.createOscillator();
-      const gain = audio.createGain();
-      tone.type = "sine";
-      tone.frequency.value = hz;
-      gain.gain.setValueAtTime(0.0001, now + at);
-      gain.gain.exponentialRampToValueAtTime(0.25, now + at + 0.02);
-      gain.gain.exponentialRampToValueAtTime(0.0001, now + at + 0.13);
-      tone.connect(gain).connect(audio.destination);
-      tone.start(now + at);
-      tone.stop(now + at + 0.15);
-    });
-  } catch (e) { /* no audio here: the title and favicon still call */ }
-}
 
 export class Attention {
   constructor() {
@@ -48,7 +26,7 @@ export class Attention {
     });
   }
 
-  get sound() { return localStorage.getItem(SOUND) === "on"; }
+  get sound() { return soundOn(); }
   get notify() { return localStorage.getItem(NOTIFY) === "on" && "Notification" in window && Notification.permission === "granted"; }
 
   // The page's title when nobody is called (the table's name).
@@ -79,7 +57,7 @@ export class Attention {
 
   call() {
     if (this.sound) {
-      chime();
+      play("chime");
       this.chimes += 1;
       this.soundButton?.setAttribute("data-chimes", String(this.chimes));
     }
@@ -92,19 +70,24 @@ export class Attention {
   // The sound and notification toggles, for the page's header.
   controls(el) {
     const sound = el("button", { type: "button", class: "toggle", id: "sound-toggle", "aria-pressed": String(this.sound),
-      "aria-label": "Sound", title: "Play a chime when it is your turn" });
+      "aria-label": "Sound", title: "Sounds of the table, and a chime when it is your turn" });
     const paintSound = () => {
       sound.replaceChildren(icon(this.sound ? "sound" : "mute"), el("span", { class: "toggle-text" }, this.sound ? "Sound on" : "Sound off"));
       sound.setAttribute("aria-pressed", String(this.sound));
     };
+    const level = el("input", { type: "range", id: "volume", class: "volume", min: 0, max: 100, step: 5,
+      value: Math.round(volume() * 100), "aria-label": "Volume", title: "Volume of the table's sounds" });
     sound.addEventListener("click", () => {
-      localStorage.setItem(SOUND, this.sound ? "off" : "on");
+      setSound(!this.sound);
       paintSound();
-      if (this.sound) chime();  // a click may start audio: this is the moment to
+      level.hidden = !this.sound;
+      if (this.sound) play("chime");  // a click may start audio: this is the moment to
     });
+    level.addEventListener("change", () => { setVolume(Number(level.value) / 100); play("discard", true); });
+    level.hidden = !this.sound;
     paintSound();
     this.soundButton = sound;
-    const buttons = [sound];
+    const buttons = [sound, level];
     if ("Notification" in window) {
       const bell = el("button", { type: "button", class: "toggle", id: "notify-toggle", "aria-label": "Alerts",
         title: "Show a notification when it is your turn and this tab is hidden" });

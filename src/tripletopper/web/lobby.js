@@ -1,42 +1,148 @@
-// The lobby: open a table for any registered game (its form built from the game's option
-// schema: each option explained by its help text, and shown only when the options it
-// requires are set so), and the three lists: open tables to join, games in progress to
-// watch, recently finished games to replay.  The lists come over /ws/lobby whenever a
-// table opens, changes seats, starts or ends; ages count on by themselves.
+// The lobby.  Its first screen: what Triple Topper is, and each game with a one-line pitch,
+// "Play" (a table against bots at the chosen level, seats filled and the game started: one
+// click) and "Play with friends" (a table with you seated, whose page shows the invite link).
+// Below: a table opened your way (the form built from each game's option schema, each option
+// in plain words with its default shown as the default, shown only while the options it
+// requires are set so), the three lists kept live over /ws/lobby (open tables to join, games
+// in progress to watch, recently finished games to replay), your account and your games.
 import { accountPanel } from "/static/account.js";
 import { api, clear, el, getName, setName, setToken } from "/static/common.js";
 import { showMyGames } from "/static/mygames.js";
+import { INTRO, PITCHES, optionWords } from "/static/words.js";
 
 const $ = (id) => document.getElementById(id);
 const gameSelect = $("game");
 const playersSelect = $("players");
 const optionsBox = $("options");
+const LEVELS = ["easy", "medium", "hard", "expert"];
+const LEVEL_KEY = "tt-level";
 let games = [];
+let account = null;
 const lobby = { lists: null, offset: 0, retry: 500 };
 
-// --- the new-table form ------------------------------------------------------------------
-function optionInput(option) {
+const capital = (text) => text[0].toUpperCase() + text.slice(1);
+const between = (game, n) => Math.min(game.max_players, Math.max(game.min_players, n));
+
+// --- the first screen: play now --------------------------------------------------------
+function myName() {
+  if (account) return account.name;
+  const typed = $("your-name").value.trim();
+  if (typed) setName(typed);
+  return typed || "Guest";
+}
+
+// The levels every game has, in order (a bot of another kind stays in the form's seats).
+function showLevels() {
+  const common = LEVELS.filter((level) => games.every((g) => g.bots.some((b) => b.name === level)));
+  const chosen = localStorage.getItem(LEVEL_KEY);
+  const select = clear($("level"));
+  for (const level of common) {
+    select.append(el("option", { value: level, selected: level === (common.includes(chosen) ? chosen : "medium") }, capital(level)));
+  }
+  select.addEventListener("change", () => localStorage.setItem(LEVEL_KEY, select.value));
+}
+
+function busy(on) {
+  for (const button of document.querySelectorAll("#game-cards button")) button.disabled = on;
+}
+
+// One click: a table with you in seat 0 and bots of the chosen level in the others, started.
+// Three calls of the HTTP API, each allowed to anyone holding the seat's token; if a later
+// one is refused (a rate limit), the table page opens anyway, where seats can be filled.
+async function playBots(game) {
+  const players = between(game, game.name === "toe" ? 2 : 3);
+  const level = $("level").value || "medium";
+  let created = null;
+  busy(true);
+  $("play-error").textContent = "";
+  try {
+    created = await api("POST", "/api/tables", { game: game.name, players, name: myName(), seat: 0 });
+    const id = created.table.id;
+    setToken(id, created.token);
+    for (let seat = 1; seat < players; seat++) {
+      await api("POST", `/api/tables/${id}/seats/${seat}/bot`, { bot: level }, created.token);
+    }
+    await api("POST", `/api/tables/${id}/start`, undefined, created.token);
+    location.href = `/t/${id}`;
+  } catch (e) {
+    if (created) { location.href = `/t/${created.table.id}`; return; }
+    $("play-error").textContent = e.message;
+    busy(false);
+  }
+}
+
+// A table for friends: you sit down; its page shows the invite link to send them.
+async function playFriends(game) {
+  busy(true);
+  $("play-error").textContent = "";
+  try {
+    const created = await api("POST", "/api/tables", { game: game.name, players: between(game, 4), name: myName(), seat: 0 });
+    setToken(created.table.id, created.token);
+    location.href = `/t/${created.table.id}`;
+  } catch (e) {
+    $("play-error").textContent = e.message;
+    busy(false);
+  }
+}
+
+function gameCard(game) {
+  const seats = game.min_players === game.max_players ? `${game.min_players} players` : `${game.min_players}-${game.max_players} players`;
+  return el("li", { class: "game-card", "data-game": game.name },
+    el("h3", {}, game.title, el("span", { class: "seats-count" }, ` · ${seats}`)),
+    el("p", { class: "pitch" }, PITCHES[game.name] || ""),
+    el("div", { class: "row" },
+      el("button", { type: "button", "data-quick": game.name, "aria-label": `Play ${game.title} against bots`, onclick: () => playBots(game) }, "Play"),
+      el("button", { type: "button", class: "secondary", "data-friends": game.name, "aria-label": `Play ${game.title} with friends`,
+        onclick: () => playFriends(game) }, "Play with friends"),
+      el("a", { href: game.rules, class: "rules-link", "aria-label": `How ${game.title} is played` }, "Rules")));
+}
+
+function showCards() {
+  const order = Object.keys(PITCHES);
+  const sorted = [...games].sort((a, b) => (order.indexOf(a.name) + 1 || 99) - (order.indexOf(b.name) + 1 || 99));
+  clear($("game-cards")).append(...sorted.map(gameCard));
+}
+
+// --- the form: a table your way --------------------------------------------------------
+function defaultOf(option, players) {
+  if ("default" in option) return option.default;
+  return option.defaults ? option.defaults[String(players)] : undefined;
+}
+
+function defaultText(option, value) {
+  if (value === undefined) return option.default_text || "";
+  if (option.type === "bool") return value ? "on" : "off";
+  return String(value);
+}
+
+function optionInput(game, option) {
+  const words = optionWords(game.name, option);
+  if (words.hidden) return null;
   const name = `opt-${option.name}`;
   const box = { "data-option-box": option.name };
+  const players = Number(playersSelect.value) || game.min_players;
+  const fallback = defaultOf(option, players);
   if (option.type === "bool") {
     return el("label", { class: "check option", ...box },
       el("input", { type: "checkbox", name, "data-option": option.name, checked: option.default === true }),
-      ` ${option.help}`);
+      el("span", {}, `${words.label} `, el("span", { class: "default" }, `(default: ${defaultText(option, fallback)})`)));
   }
   let input;
   if (option.type === "choice") {
     input = el("select", { name, "data-option": option.name },
-      option.choices.map((c) => el("option", { value: c, selected: c === option.default }, c.replaceAll("_", " "))));
-  } else if (option.type === "text") {
-    input = el("input", { type: "text", name, "data-option": option.name, value: option.default ?? "", maxlength: 100 });
+      option.choices.map((c) => el("option", { value: c, selected: c === option.default },
+        `${words.choice(c)}${c === option.default ? " (default)" : ""}`)));
+    return el("label", { class: "option", ...box }, el("span", {}, words.label), input);
+  }
+  if (option.type === "text") {
+    input = el("input", { type: "text", name, "data-option": option.name, placeholder: option.default ?? "", maxlength: 100 });
   } else {
     input = el("input", {
       type: "number", name, "data-option": option.name, min: option.minimum, max: option.maximum,
-      step: option.type === "int" ? 1 : "any", placeholder: option.default_text || "",
-      value: option.default ?? "",
+      step: option.type === "int" ? 1 : "any", placeholder: `${defaultText(option, fallback)} (default)`,
     });
   }
-  return el("label", { class: "option", ...box }, el("span", {}, option.help), input);
+  return el("label", { class: "option", ...box }, el("span", {}, words.label), input);
 }
 
 function optionValue(input) {
@@ -48,9 +154,14 @@ function optionValue(input) {
 // Show each option only while the options it requires have the values it requires.
 function applyRequires(game) {
   const values = {};
-  for (const input of optionsBox.querySelectorAll("[data-option]")) values[input.dataset.option] = optionValue(input);
+  for (const option of game.options) values[option.name] = option.default;
+  for (const input of optionsBox.querySelectorAll("[data-option]")) {
+    const value = optionValue(input);
+    if (value !== undefined) values[input.dataset.option] = value;
+  }
   for (const option of game.options) {
     const box = optionsBox.querySelector(`[data-option-box="${option.name}"]`);
+    if (!box) continue;
     const needs = Object.entries(option.requires || {});
     const shown = needs.every(([other, value]) => values[other] === value);
     box.hidden = !shown;
@@ -60,15 +171,23 @@ function applyRequires(game) {
 
 function currentGame() { return games.find((g) => g.name === gameSelect.value); }
 
+function showOptions() {
+  const game = currentGame();
+  clear(optionsBox);
+  for (const option of game.options) {
+    const input = optionInput(game, option);
+    if (input) optionsBox.append(input);
+  }
+  applyRequires(game);
+}
+
 function showGame() {
   const game = currentGame();
   clear(playersSelect);
   for (let n = game.min_players; n <= game.max_players; n++) {
-    playersSelect.append(el("option", { value: n, selected: n === Math.min(game.max_players, Math.max(game.min_players, 4)) }, n));
+    playersSelect.append(el("option", { value: n, selected: n === between(game, 4) }, n));
   }
-  clear(optionsBox);
-  for (const option of game.options) optionsBox.append(optionInput(option));
-  applyRequires(game);
+  showOptions();
   $("game-rules").href = game.rules;
   $("game-rules").textContent = `How ${game.title} is played`;
 }
@@ -77,8 +196,8 @@ async function loadGames() {
   games = await api("GET", "/api/games");
   for (const game of games) gameSelect.append(el("option", { value: game.name }, `${game.title} (${game.min_players}-${game.max_players})`));
   gameSelect.value = games.some((g) => g.name === "thirty-two") ? "thirty-two" : games[0].name;
-  const nav = $("rules-nav");
-  games.forEach((game, i) => nav.append(i ? " · " : " ", el("a", { href: game.rules }, game.title)));
+  showCards();
+  showLevels();
   showGame();
   if (lobby.lists) showLists();
 }
@@ -95,11 +214,10 @@ $("create-form").addEventListener("submit", async (event) => {
   }
   const clock = form.get("turn_clock");
   try {
-    if (!$("your-name").readOnly) setName(form.get("name"));
     const created = await api("POST", "/api/tables", {
       game: form.get("game"), players: Number(form.get("players")), options,
       turn_clock: clock ? Number(clock) : null, on_timeout: form.get("on_timeout"), hints: form.get("hints") === "on",
-      name: form.get("name"), seat: 0,
+      name: myName(), seat: 0,
       rated: $("rated-box").hidden ? null : form.get("rated") === "on",  // guests: never rated
     });
     setToken(created.table.id, created.token);
@@ -110,6 +228,13 @@ $("create-form").addEventListener("submit", async (event) => {
 });
 
 gameSelect.addEventListener("change", showGame);
+playersSelect.addEventListener("change", () => {  // a default may follow the players
+  const game = currentGame();
+  for (const option of game.options.filter((o) => o.defaults)) {
+    const input = optionsBox.querySelector(`[data-option="${option.name}"]`);
+    if (input) input.placeholder = `${defaultText(option, defaultOf(option, Number(playersSelect.value)))} (default)`;
+  }
+});
 optionsBox.addEventListener("change", () => applyRequires(currentGame()));
 
 // --- the three lists -----------------------------------------------------------------------
@@ -130,19 +255,19 @@ function players(entry) {
   }).flatMap((node, i) => (i ? [", ", node] : [node]));
 }
 
-// The options a table sets otherwise than the game's defaults, in words.
+// The options a table sets otherwise than the game's defaults, in a few plain words.
 function options(entry) {
   const game = games.find((g) => g.name === entry.game);
+  if (!game) return "";
   const out = [];
   for (const [name, value] of Object.entries(entry.options)) {
-    const option = game && game.options.find((o) => o.name === name);
-    if (option && "default" in option && option.default === value) continue;
-    const needs = Object.entries((option && option.requires) || {});
+    const option = game.options.find((o) => o.name === name);
+    if (!option || defaultOf(option, entry.players) === value) continue;
+    const needs = Object.entries(option.requires || {});
     if (!needs.every(([other, want]) => entry.options[other] === want)) continue;
-    const shown = value === true ? "on" : value === false ? "off" : String(value).replaceAll("_", " ");
-    out.push(`${name.replaceAll("_", " ")}: ${shown}`);
+    out.push(optionWords(game.name, option).short(value));
   }
-  return out.length ? out.join(" · ") : "standard";
+  return out.length ? out.join(" · ") : "standard rules";
 }
 
 function row(entry, when, link, text) {
@@ -190,14 +315,16 @@ function connectLobby() {
   };
 }
 
+$("intro").textContent = INTRO;
 $("your-name").value = getName();
-accountPanel($("account-box"), (account) => {  // signed in, you sit under your account's name
+accountPanel($("account-box"), (signed) => {  // signed in, you sit under your account's name
+  account = signed;
   const input = $("your-name");
-  input.readOnly = Boolean(account);
-  input.value = account ? account.name : getName();
-  $("rated-box").hidden = !account;
-  showMyGames(account).catch(() => {});
+  input.readOnly = Boolean(signed);
+  input.value = signed ? signed.name : getName();
+  $("rated-box").hidden = !signed;
+  showMyGames(signed).catch(() => {});
 }).catch((e) => { $("account-box").textContent = e.message; });
-loadGames().catch((e) => { $("create-error").textContent = e.message; });
+loadGames().catch((e) => { $("play-error").textContent = e.message; });
 connectLobby();
 setInterval(() => { if (lobby.lists) showLists(); }, 30000);  // the ages move on

@@ -1,5 +1,5 @@
-// Step through a finished game from the public view or from your own seat's view
-// (hidden cards stay hidden: the server sends only what that view could see), and
+// Step through a finished game from your own seat's view (a seat's player opens on it) or
+// the public one (hidden cards stay hidden: the server sends only what that view could see), and
 // review your own decisions (the server searches them in the background: we poll).
 import { api, clear, el, getToken } from "/static/common.js";
 import * as cards from "/static/cards.js";
@@ -84,9 +84,13 @@ function showReview(result) {
 async function init() {
   const info = await api("GET", `/api/tables/${tableId}`, undefined, token);
   $("title").textContent = `Replay: ${info.table.title}`;
-  if (info.seat !== null) $("viewer").append(el("option", { value: info.seat }, `your seat (${info.table.seats[info.seat].name})`));
   mySeat = info.seat ?? info.away;
-  await load("public");
+  // a seat's own player opens on their seat's view (the public one is a choice away)
+  if (mySeat !== null) {
+    $("viewer").append(el("option", { value: mySeat }, `your seat (${info.table.seats[mySeat].name})`));
+    $("viewer").value = String(mySeat);
+  }
+  await load(mySeat !== null ? String(mySeat) : "public");
   if (mySeat !== null && data) {
     $("review-panel").hidden = false;
     // a review asked for before (here or elsewhere) shows at once

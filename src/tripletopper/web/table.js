@@ -12,6 +12,9 @@ import { Attention } from "/static/attention.js";
 import { fillIcons } from "/static/icons.js";
 import { HOLD_SECONDS, Moves } from "/static/moves.js";
 import { listen, shortcutList } from "/static/shortcuts.js";
+import * as motion from "/static/motion.js";
+import { play as playSound, soundOf } from "/static/sound.js";
+import { changeText, ratingText } from "/static/rating.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
 const $ = (id) => document.getElementById(id);
@@ -72,7 +75,8 @@ function send(message) {
 }
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-const legalNow = () => (page.view && page.view.legal) || [];
+// (while newer updates wait to be shown, the page's view is not the newest: nothing to play)
+const legalNow = () => (pacer.waiting ? [] : (page.view && page.view.legal) || []);
 
 // The legal entry of an action (for its label), also one formed from a pattern.
 function entryOf(action) {
@@ -128,19 +132,9 @@ function receive(message) {
       chat.receive(message.lines);
       break;
     case "state":
-      if (message.resync) { clear($("log")); }
-      page.table = message.table;
-      // fall through
-    case "update": {
-      const fresh = message.type === "update";
-      page.version = message.version;
-      page.view = message;
-      page.sending = false;
-      if (message.clock) page.clockOffset = message.clock.now - Date.now() / 1000;
-      addLog(message.log || [], fresh);
-      render(fresh);
+    case "update":  // shown one after another, each once the last one's cards have moved
+      pacer.push(message, message.type === "state" || Boolean(message.clock && message.clock.phase_deadline));
       break;
-    }
     case "table":
       page.table = message.table;
       render();
@@ -159,6 +153,30 @@ function receive(message) {
       break;
   }
 }
+
+// A state or an update on the page: its narration, its drawing, its cards moving from where
+// they were (motion.js) and its sound (sound.js); returns how long the motion lasts.
+function show(message, animate) {
+  motion.finishAll();
+  const main = document.querySelector("main");
+  const before = animate ? motion.snapshot(main) : null;
+  if (message.type === "state") {
+    if (message.resync) { clear($("log")); }
+    page.table = message.table;
+  }
+  const fresh = message.type === "update";
+  page.version = message.version;
+  page.view = message;
+  page.sending = false;
+  if (message.clock) page.clockOffset = message.clock.now - Date.now() / 1000;
+  addLog(message.log || [], fresh);
+  render(fresh);
+  const events = (fresh && message.events) || [];
+  const sound = soundOf(events, page.seat);
+  if (sound) playSound(sound);
+  return motion.play(before, main, events, page.seat);
+}
+const pacer = new motion.Pacer(show);
 
 // The narration: kept in the log, and the newest lines announced to screen readers.
 function addLog(lines, fresh) {
@@ -230,12 +248,14 @@ function renderSeats(table) {
   // to the game; they open again with a click.
   if (!open && !page.folded) { $("table-info").open = false; page.folded = true; }
   const toAct = (page.view && page.view.to_act) || [];
-  $("table-summary").replaceChildren(
+  // (replaceChildren would write a null as the text "null": only nodes go in)
+  $("table-summary").replaceChildren(...[
     el("span", { class: "summary-label" }, open ? "Invite and seats" : "Seats:"),
     ...(open ? [] : table.seats.map((info) => el("span", {
       class: `chip${info.seat === page.seat ? " mine" : ""}${toAct.includes(info.seat) ? " acting" : ""}`,
     }, info.name || "empty"))),
-    open ? null : el("span", { class: "summary-more" }, $("table-info").open ? "hide" : "invite link, seats"));
+    open ? null : el("span", { class: "summary-more" }, $("table-info").open ? "hide" : "invite link, seats"),
+  ].filter(Boolean));
   // A redraw must not take the name someone is typing, nor the focus, away from them.
   const typing = document.activeElement && document.activeElement.matches("#seats [data-seat] input")
     ? document.activeElement : null;
@@ -312,6 +332,7 @@ function renderShowdown(fresh) {
   const key = shown ? shown.key : null;
   const changed = key !== null && key !== page.showdownKey;
   page.showdownKey = key;
+  if (page.holding && view && view.status !== "playing") endHold(false);  // the end shows it
   if (!changed || !fresh || view.status !== "playing" || page.holding) return;
   const box = $("showdown");
   const go = el("button", { type: "button", "data-key": "continue" }, "Continue");
@@ -319,21 +340,24 @@ function renderShowdown(fresh) {
   const clock = view.clock && view.clock.deadlines && page.seat !== null ? view.clock.deadlines[String(page.seat)] : undefined;
   if (clock !== undefined) left = Math.max(1, Math.min(left, Math.floor(clock - (Date.now() / 1000 + page.clockOffset) - 3)));
   const paint = () => { go.textContent = `Continue (${left})`; };
-  const end = () => {
-    clearInterval(page.holding);
-    page.holding = null;
-    box.hidden = true;
-    document.body.classList.remove("holding");
-    render();
-    focusPlay(true);
-  };
-  page.holding = setInterval(() => { left -= 1; if (left <= 0) end(); else paint(); }, 1000);
-  go.addEventListener("click", end);
+  page.holding = setInterval(() => { left -= 1; if (left <= 0) endHold(); else paint(); }, 1000);
+  go.addEventListener("click", () => endHold());
   paint();
   box.replaceChildren(el("h2", { id: "showdown-title" }, "The hand is over"), shown.node, el("div", { class: "row" }, go));
   box.hidden = false;
   document.body.classList.add("holding");
   go.focus();
+}
+
+// The held showdown goes; the table comes back (and the focus into it, unless the game ended).
+function endHold(redraw = true) {
+  clearInterval(page.holding);
+  page.holding = null;
+  $("showdown").hidden = true;
+  document.body.classList.remove("holding");
+  if (!redraw) return;
+  render();
+  focusPlay(true);
 }
 
 // Every legal action as a button, except those the renderer draws as clickable things and
@@ -357,11 +381,14 @@ function renderActions() {
   }
 }
 
-// The end: winners, every seat's score with its unit, and the final hand where the game has
-// a showdown.
+// The end, on the first screen: who won and why (the renderer's optional ending(obs, ctx):
+// {reason, moment, unit, score(seat, value)}), the deciding moment (the renderer's, or the
+// last move's narration), what the scores count, every seat's score, and at a rated table
+// how each rating moved.
 function renderResults(table) {
   const abandoned = table.status === "abandoned";
-  const done = table.status === "finished" && table.results;
+  // (the table may say "finished" before its last update is drawn: the end waits for it)
+  const done = table.status === "finished" && table.results && page.view && page.view.status === "finished";
   $("results-panel").hidden = !(done || abandoned);
   if (abandoned) {  // no winner: the game stopped where it was; its replay stays open
     clear($("results")).append(el("p", {}, "The game was abandoned: nobody was left at the table to play it."));
@@ -371,24 +398,76 @@ function renderResults(table) {
   }
   if (!done) return;
   const r = table.results;
+  const view = page.view;
+  const obs = view && view.observation;
+  const ctx = obs ? context() : null;
+  const ending = obs && obs.result && page.renderer && page.renderer.ending ? page.renderer.ending(obs, ctx) : null;
   const [one, many] = table.score_unit || ["point", "points"];
   const winners = r.winners.map(seatName);
+  const headline = !winners.length ? "A draw: nobody won"
+    : winners.length > 1 ? `${joined(winners)} share the win`
+      : winners[0] === "You" ? "You won" : `${winners[0]} won`;
+  const reason = (ending && ending.reason) || finalLine();
   const box = clear($("results"));
-  box.append(el("p", {}, winners.length ? `Winner${winners.length > 1 ? "s" : ""}: ${winners.join(" and ")}` : "Nobody won."));
+  box.append(el("p", { class: "verdict", id: "verdict" }, el("strong", {}, headline), reason ? `: ${reason}` : "."));
+  const moment = (ending && ending.moment) || finalMoves();
+  if (moment) box.append(el("div", { class: "moment" }, moment));
   const list = el("ol", { class: "ranking" });
-  for (const group of r.ranking) {
+  let place = 1;
+  for (const group of r.ranking) {  // seats tied share their place
     for (const seat of group) {
       const score = r.scores[seat];
-      list.append(el("li", {}, `${seatName(seat)}: ${score} ${score === 1 ? one : many}`));
+      const text = (ending && ending.score && ending.score(seat, score)) || `${score} ${score === 1 ? one : many}`;
+      list.append(el("li", { class: seat === page.seat ? "mine" : null, value: place }, el("strong", {}, seatName(seat)), `: ${text}`));
     }
+    place += group.length;
   }
-  box.append(list);
-  const view = page.view;
-  const shown = view && view.observation && page.renderer && page.renderer.showdown
-    ? page.renderer.showdown(view.observation, context()) : null;
-  if (shown) box.append(el("div", { class: "final-hand" }, el("h3", {}, "The last hand"), shown.node));
+  box.append(list, el("p", { class: "muted unit" }, (ending && ending.unit) || `The scores count ${many}.`));
+  if (table.rated) box.append(ratingChanges(table));
   $("rematch").hidden = page.seat === null;
   $("replay-link").href = `/r/${table.id}`;
+  if (!page.endShown) {  // the end comes into view once, from wherever the player was
+    page.endShown = true;
+    window.scrollTo({ top: 0 });
+  }
+}
+
+const joined = (names) => (names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names[0] || "");
+
+// The game's last narration line ("Game over: ..."), as a reason when the renderer has none.
+function finalLine() {
+  const lines = [...$("log").querySelectorAll(".line")].map((line) => line.textContent);
+  const over = lines.reverse().find((text) => text.startsWith("Game over"));
+  return over ? over.replace(/^Game over:?\s*/, "").replace(/\.$/, "") : "";
+}
+
+// The last move's narration (the lines of the final version, but "Game over").
+function finalMoves() {
+  const lines = [...$("log").querySelectorAll(`.line[data-version="${page.version}"]`)]
+    .map((line) => line.textContent).filter((text) => !text.startsWith("Game over"));
+  if (!lines.length) return null;
+  return el("div", {}, el("h3", {}, "The last move"), ...lines.map((text) => el("p", { class: "narration" }, text)));
+}
+
+// At a rated table: each rated seat's rating before and after (fetched once).
+function ratingChanges(table) {
+  const box = el("div", { class: "rating-changes", id: "rating-changes" }, el("h3", {}, "Ratings"));
+  const fill = (answer) => {
+    if (!answer.seats.length) { box.append(el("p", { class: "muted" }, "Nobody's rating moved.")); return; }
+    box.append(el("ul", {}, answer.seats.map((s) => el("li", { "data-seat": s.seat },
+      `${s.seat === page.seat ? "You" : s.name}: ${ratingText(s.before, s.provisional)} → ${ratingText(s.after, s.provisional)} `,
+      el("strong", {}, `(${changeText(s.before, s.after)})`)))));
+    if (answer.seats.some((s) => s.provisional)) box.append(el("p", { class: "muted" }, "? : provisional, for the first 10 rated games of a game."));
+  };
+  if (page.ratings && page.ratings.table === table.id) fill(page.ratings.answer);
+  else {
+    box.append(el("p", { class: "muted" }, "Updating the ratings…"));
+    api("GET", `/api/tables/${table.id}/ratings`).then((answer) => {
+      page.ratings = { table: table.id, answer };
+      render();
+    }).catch(() => {});
+  }
+  return box;
 }
 
 function myTurn() {

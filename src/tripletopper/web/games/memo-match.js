@@ -84,7 +84,7 @@ export function render(root, obs, ctx) {
       obs.playoff ? ` · playoff: ${obs.playoff_captured[seat]}` : "")];
     const shown = obs.playoff ? obs.playoff_cards[seat] : taken;
     if (shown.length) {
-      lines.push(el("details", { class: "taken", open: Boolean(obs.result) }, el("summary", {}, obs.playoff ? "playoff cards" : "cards taken"),
+      lines.push(el("details", { class: "taken" }, el("summary", {}, obs.playoff ? "playoff cards" : "cards taken"),
         cards.row(shown, "small")));
     }
     players.append(playerBox(ctx, seat, { acting: obs.to_act.includes(seat), out, badges }, ...lines));
@@ -92,6 +92,12 @@ export function render(root, obs, ctx) {
   root.append(players);
   root.append(el("div", { class: "status-line", id: "memo-status" }, status(obs, ctx),
     ` ${obs.table.length} cards on the table · turn ${obs.turns}${obs.players === 1 ? " (fewer is better)" : ""}.`));
+
+  // once the game is over with every card taken, an empty grid would only push the rest down
+  if (obs.result && !obs.table.length) {
+    root.append(el("p", { class: "muted" }, "The table is cleared: every card was taken."));
+    return;
+  }
 
   // the grid: face-down cards by name, face-up cards drawn
   const flips = legalBy(ctx, obs.phase === "bonus" ? "take" : "flip", (a) => a.position);
@@ -194,4 +200,21 @@ function walk(event, cells) {
   event.target.setAttribute("tabindex", "-1");
   next.setAttribute("tabindex", "0");
   next.focus();
+}
+
+// The end: who took the most cards (alone: how many turns the table took to clear).
+export function ending(obs, ctx) {
+  const solo = obs.players === 1;
+  const winner = obs.result.winners.length === 1 ? ctx.names[obs.result.winners[0]] : null;
+  const total = obs.captured.reduce((a, b) => a + b, 0);
+  let reason;
+  if (solo) reason = obs.table.length ? `the table was not cleared (${plural(obs.table.length, "card")} left)` : `cleared the table in ${plural(obs.turns, "turn")}`;
+  else if (winner) reason = `the most cards taken, ${obs.captured[obs.result.winners[0]]} of ${total}`;
+  else reason = "the most cards taken, shared";
+  return {
+    reason,
+    moment: null,  // the last pair taken, from the narration
+    unit: solo ? "Alone, the score is the turns taken to clear the table: fewer is better." : "The scores are the cards each player took; the most wins.",
+    score: solo ? null : (seat, value) => `${plural(value, "card")} taken${obs.out.includes(seat) ? " (out of the game)" : ""}`,
+  };
 }

@@ -86,6 +86,15 @@ export function plural(n, word, many = `${word}s`) {
   return `${n} ${n === 1 ? word : many}`;
 }
 
+// "Ann", "Ann and Bob", "Ann, Bob and you" (the viewer's own "You" inside a sentence).
+export function joined(names) {
+  const words = names.map((n, i) => (i > 0 && n === "You" ? "you" : n));
+  return words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words.at(-1)}` : words[0] || "";
+}
+
+// "has"/"have" for a name ("You have").
+export function has(name) { return name === "You" ? "have" : "has"; }
+
 export function badge(ctx, text, title) {
   return ctx.el("span", { class: "badge", title }, text);
 }

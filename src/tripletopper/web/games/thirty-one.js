@@ -7,6 +7,14 @@
 // declarable 31 asks first.  Built only from the observation the server sent to this seat.
 import { badge, clickable, declareGuard, drawHint, handCard, handRow, legalBy, otherHand, playerBox, plural, spot } from "/static/games/parts.js";
 
+// A player's lives in words: each organ is one (liver, kidneys, heart, lost in that order),
+// then one more while circling the drain.
+function livesText(lives) {
+  if (lives <= 0) return "0 lives: out";
+  const organs = ORGANS.slice(ORGANS.length + 1 - lives);
+  return `${plural(lives, "life", "lives")}: ${organs.length ? `${organs.join(", ")}, then circling the drain` : "circling the drain"}`;
+}
+
 const ORGANS = ["liver", "kidneys", "heart"];
 const NS = "http://www.w3.org/2000/svg";
 const ICONS = {
@@ -17,7 +25,7 @@ const ICONS = {
 };
 const REASONS = {
   lowest: "the lowest hand", tied_lowest: "tied for the lowest hand",
-  tied_with_knocker: "tied for lowest with the knocker", knocker_lowest: "knocked and was lowest alone",
+  tied_with_knocker: "tied for lowest with the knocker", knocker_lowest: "the knocker, and lowest alone",
   31: "someone declared 31", dealt_31: "someone was dealt 31",
 };
 
@@ -52,7 +60,8 @@ function seatBox(obs, seat, ctx) {
     obs.declared.includes(seat) ? badge(ctx, "31!", "declared a dealt 31") : null,
   ];
   const lines = [lives(obs, seat, ctx)];
-  if (seat !== ctx.seat && obs.in_hand.includes(seat)) lines.push(otherHand(ctx, obs.known[seat] || [], obs.hand_sizes[seat]));
+  // (once the game is over the last hand's showdown shows every hand: none half face down)
+  if (seat !== ctx.seat && obs.in_hand.includes(seat) && !obs.result) lines.push(otherHand(ctx, obs.known[seat] || [], obs.hand_sizes[seat]));
   return playerBox(ctx, seat, { acting: obs.to_act.includes(seat), out: obs.out.includes(seat), badges }, ...lines);
 }
 
@@ -78,7 +87,7 @@ export function render(root, obs, ctx) {
   const middle = el("div", { class: "middle" }, el("div", { class: "center" },
     spot(ctx, `Stock: ${obs.stock_size}`, obs.stock_size ? stock : el("span", { class: "muted" }, "(empty)")),
     pile,
-    spot(ctx, "Kitty", el("div", { class: "organs" }, icon("heart"), plural(obs.kitty, "organ")))));
+    spot(ctx, "Kitty", el("div", { class: "organs", title: "the organs lost so far" }, plural(obs.kitty, "organ")))));
   root.append(middle);
 
   if (obs.hand) {
@@ -124,7 +133,15 @@ export function showdown(obs, ctx) {
 function lastHand(last, ctx) {
   const { el, cards } = ctx;
   const name = (seat) => ctx.names[seat];
-  const how = { knock: "a showdown after a knock", stop: "the stock ran out", 31: "a 31", dealt_31: "a dealt 31" }[last.ended_by] || last.ended_by;
+  const knocker = last.knocker !== null && last.knocker !== undefined ? name(last.knocker) : null;
+  const whose = knocker === "You" ? "your" : `${knocker}'s`;
+  const declarers = (last.declarers || []).map(name);
+  const how = {
+    knock: knocker ? `a showdown after ${whose} knock` : "a showdown after a knock",
+    stop: knocker ? `the stock running out, after ${whose} knock` : "the stock running out",
+    31: declarers.length ? `${declarers.join(" and ")}'s 31`.replace("You's", "your") : "a 31",
+    dealt_31: declarers.length ? `a dealt 31 (${declarers.join(" and ")})` : "a dealt 31",
+  }[last.ended_by] || last.ended_by;
   const box = el("div", { class: "settlement" }, el("p", {}, `Hand ${last.hand} ended with ${how}.`));
   for (const shown of last.shown) {
     box.append(el("div", { class: "shown" }, el("span", { class: "who" }, name(shown.seat)), cards.row(shown.cards, "small"),
@@ -139,4 +156,15 @@ function lastHand(last, ctx) {
   for (const seat of last.saved) box.append(el("div", {}, `${name(seat)} knocked and tied for lowest: saved.`));
   if (last.void) box.append(el("div", {}, "That would put everyone out: the hand is void and dealt again."));
   return box;
+}
+
+// The end: the last player with a life, and the hand that put the others out.
+export function ending(obs, ctx) {
+  const last = obs.last_hand;
+  return {
+    reason: "the last player with a life left",
+    moment: last ? ctx.el("div", {}, ctx.el("h3", {}, "The last hand"), lastHand(last, ctx)) : null,
+    unit: "The scores are the lives left: each organ (liver, kidneys, heart) is one, and circling the drain the last.",
+    score: (seat, value) => livesText(value),
+  };
 }

@@ -4,7 +4,7 @@
 // score it keeps.  A discard that would throw away a declarable Thirty-two asks first.  The
 // last hand's showdown (hands, scores, who paid whom) is held on screen after each hand and
 // shown at the end.  Built only from the observation the server sent to this seat.
-import { badge, clickable, declareGuard, drawHint, handCard, handRow, legalBy, otherHand, playerBox, plural, spot } from "/static/games/parts.js";
+import { badge, clickable, declareGuard, drawHint, handCard, handRow, has, joined, legalBy, otherHand, playerBox, plural, spot } from "/static/games/parts.js";
 
 export function render(root, obs, ctx) {
   const { el, clear, cards } = ctx;
@@ -18,7 +18,7 @@ export function render(root, obs, ctx) {
       seat === obs.knocker ? badge(ctx, "knocked") : null,
     ];
     const lines = [el("div", {}, plural(obs.counters[seat], "counter"), out ? " · out" : sitting ? " · sits out" : "")];
-    if (seat !== obs.seat && !out && !sitting) lines.push(otherHand(ctx, obs.known[seat] || [], obs.hand_sizes[seat]));
+    if (seat !== obs.seat && !out && !sitting && !obs.result) lines.push(otherHand(ctx, obs.known[seat] || [], obs.hand_sizes[seat]));
     players.append(playerBox(ctx, seat, { acting: obs.to_act.includes(seat), out, badges }, ...lines));
   }
   root.append(players);
@@ -83,15 +83,40 @@ function settlement(last, ctx) {
     box.append(el("div", { class: "shown" }, el("span", { class: "who" }, name(shown.seat)), cards.row(shown.cards, "small"),
       `${shown.score} points, ${plural(shown.wilds, "wild")}`));
   }
-  if (last.mucked.length) box.append(el("div", { class: "muted" }, `Not shown: ${last.mucked.map(name).join(", ")}`));
+  if (last.mucked.length) box.append(el("div", { class: "muted" }, `Not shown: ${joined(last.mucked.map(name)).replace(/^You\b/, "you")}`));
   for (const cut of last.cuts) box.append(el("div", { class: "muted" }, `${name(cut.seat)} cut ${cut.card} for the order of payment`));
   const paid = el("ul", { class: "payments" });
   for (const p of last.payments) {
-    const short = p.paid < p.due ? ` of ${p.due} (all they had)` : "";
-    paid.append(el("li", {}, `${name(p.from)} ${p.from === ctx.seat ? "pay" : "pays"} ${name(p.to)} ${plural(p.paid, "counter")}${short}`));
+    const short = p.paid < p.due ? ` (all ${p.from === ctx.seat ? "you" : "they"} had)` : "";
+    // the amount before the payee: "Medium bot 1 pays 3 counters to Medium bot 3"
+    const to = p.to === ctx.seat ? "you" : name(p.to);
+    const amount = p.paid < p.due ? `${p.paid} of the ${plural(p.due, "counter")} due` : plural(p.paid, "counter");
+    paid.append(el("li", {}, `${name(p.from)} ${p.from === ctx.seat ? "pay" : "pays"} ${amount} to ${to}${short}`));
   }
   if (last.payments.length) box.append(paid);
   box.append(el("div", {}, "Counters now: ", last.counters.map((n, seat) => `${name(seat)} ${n}`).join(" · ")));
   for (const seat of last.eliminated) box.append(el("div", {}, `${name(seat)} ${seat === ctx.seat ? "have" : "has"} no counters left: out.`));
   return box;
+}
+
+// The end: who ran out of counters, who holds the most, and the last hand as it was settled.
+export function ending(obs, ctx) {
+  const name = (seat) => ctx.names[seat];
+  const winners = obs.result ? obs.result.winners : [];
+  const last = obs.last_hand;
+  const gone = last ? last.eliminated : [];
+  let reason = null;
+  if (winners.length === 1) {
+    const most = plural(obs.counters[winners[0]], "counter");
+    const who = name(winners[0]);
+    reason = gone.length
+      ? `${joined(gone.map(name))} ran out of counters, and ${who === "You" ? "you" : who} ${has(who)} the most left (${most})`
+      : `${who === "You" ? "you" : who} ${has(who)} the most counters (${most})`;
+  }
+  return {
+    reason,
+    moment: last ? ctx.el("div", {}, ctx.el("h3", {}, "The last hand"), settlement(last, ctx)) : null,
+    unit: "The scores are the counters each player has left; the most wins.",
+    score: (seat, value) => `${plural(value, "counter")}${obs.out.includes(seat) ? " (out)" : ""}`,
+  };
 }

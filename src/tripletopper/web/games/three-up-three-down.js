@@ -20,6 +20,16 @@ export function buttons(legal) {
 }
 
 const valueOf = (code) => VALUE.exec(code)[1];
+
+// What the table knows of the cards nobody saw in a hand, in words: "3 unseen cards are 9
+// or lower" (the player once had to pick up the pile, so none of them could beat its top).
+const AT_MOST_WHY = "This player had to pick up the pile: none of the cards they held could beat its top card.";
+function atMost(bounds) {
+  const groups = new Map();
+  for (const bound of bounds) groups.set(bound, (groups.get(bound) || 0) + 1);
+  const parts = [...groups].map(([bound, n]) => `${n === 1 ? "1 unseen card is" : `${n} unseen cards are`} ${bound} or lower`);
+  return `${parts.join("; ")} (they could not beat the pile).`;
+}
 const ORDINALS = ["1st", "2nd", "3rd", "4th", "5th", "6th"];
 
 export function render(root, obs, ctx) {
@@ -34,7 +44,7 @@ export function render(root, obs, ctx) {
     const place = obs.finished.indexOf(seat);
     const badges = [
       seat === obs.dealer ? badge(ctx, "D", "dealer") : null,
-      place >= 0 ? badge(ctx, `out ${ORDINALS[place]}`, "no cards left") : null,
+      place >= 0 ? badge(ctx, `${ORDINALS[place]} place`, "played every card") : null,
       choosing ? badge(ctx, info.chosen ? "chosen" : "choosing") : null,
     ];
     const lines = [el("div", {}, `${plural(info.hand_size, "card")} in hand · ${info.down} face down`)];
@@ -43,12 +53,15 @@ export function render(root, obs, ctx) {
         // every pickup adds to what is known of a hand: one overlapping row, however many
         lines.push(el("div", { class: "pile-label" }, "in hand:"),
           el("div", { class: "cards known" }, info.known.map((c) => el("span", { class: "known-card" }, cards.card(c, "small")))),
-          info.hidden_at_most.length ? el("div", { class: "muted" }, `hidden: at most ${info.hidden_at_most.join(", ")}`) : null);
+          info.hidden_at_most.length ? el("div", { class: "muted at-most", title: AT_MOST_WHY }, atMost(info.hidden_at_most)) : null);
       }
       // their 3UP cards (the 3DOWN ones are counted above)
       if ((info.up || []).length) lines.push(tableCards({ up: info.up, down: 0 }, ctx, "small", el("span", { class: "pile-label" }, "3UP:")));
     }
-    players.append(playerBox(ctx, seat, { acting: obs.to_act.includes(seat), out: info.out, badges }, ...lines));
+    // going out is winning (or placing): the box is marked done, never struck through
+    const box = playerBox(ctx, seat, { acting: obs.to_act.includes(seat), badges }, ...lines);
+    if (place >= 0) box.classList.add("done");
+    players.append(box);
   });
   root.append(players);
 
@@ -148,4 +161,16 @@ function yourCards(obs, ctx, redraw) {
   }
   box.append(el("div", { class: "score" }, `Your hand: ${plural(obs.hand.length, "card")}`), hand);
   return [table, box];
+}
+
+// The end: the first player to play every card (or, at the turn limit, the fewest left).
+export function ending(obs, ctx) {
+  const first = obs.finished.length > 0;
+  const place = (seat) => obs.finished.indexOf(seat);
+  return {
+    reason: first ? "the first to play every card" : "the turn limit was reached: the fewest cards left win",
+    moment: null,  // the last plays, from the narration
+    unit: "The scores are the cards each player still held; the fewest wins, and going out first wins outright.",
+    score: (seat, value) => (place(seat) >= 0 ? `${ORDINALS[place(seat)]} to go out` : plural(value, "card left", "cards left")),
+  };
 }

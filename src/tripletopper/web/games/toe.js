@@ -25,11 +25,12 @@ const NS = "http://www.w3.org/2000/svg";
 let picked = { key: null, card: null, cell: null };
 let cursor = null;
 
-// When the question on the page changed: a buzz (or answer) pressed within SETTLE_MS of a
-// new question was meant for the one before (nobody reads a question that fast), so it is
-// not sent; the server refuses one sent for a question already gone (a stale version).
+// When one question on the page gave way to another (the first was dropped unanswered): a buzz
+// (or answer) pressed within SETTLE_MS of the new one was meant for the one before (nobody
+// reads a question that fast), so it is not sent; the server refuses one sent for a question
+// already gone (a stale version).
 const SETTLE_MS = 350;
-const shown = { number: null, at: 0 };
+const shown = { number: null, at: -Infinity };
 export function ready(action) {
   if (action.type !== "buzz" && action.type !== "answer") return true;
   return performance.now() - shown.at >= SETTLE_MS;
@@ -84,8 +85,8 @@ export function render(root, obs, ctx) {
   if (obs.result) {
     const winners = obs.result.winners || [];
     status.append(winners.length
-      ? `${ctx.names[winners[0]]} (${symbolOf(winners[0])}) won: ${obs.result.reason === "line" ? "four in a line" : obs.result.reason}.`
-      : `A draw (${obs.result.reason}).`);
+      ? `${ctx.names[winners[0]]} (${symbolOf(winners[0])}) won: ${whyEnded(obs)}.`
+      : `A draw: ${whyEnded(obs)}.`);
   } else {
     status.append(`Turn ${obs.turns + 1} of ${obs.max_turns}. `);
     if (mine && obs.phase === "turn") status.append("Draw a card (click the stock) or discard 2 or 3 cards face down.");
@@ -104,7 +105,10 @@ export function render(root, obs, ctx) {
   }
   root.append(status);
   const number = obs.quiz && obs.quiz.question ? obs.quiz.question.number : null;
-  if (number !== shown.number) { shown.number = number; shown.at = performance.now(); }
+  if (number !== shown.number) {
+    shown.at = shown.number !== null && number !== null ? performance.now() : -Infinity;
+    shown.number = number;
+  }
   if (obs.quiz) root.append(quiz(obs.quiz, ctx));
 
   // the cube
@@ -306,4 +310,39 @@ function quiz(q, ctx) {
   }
   box.append(el("div", { class: "muted" }, `Questions read: ${q.questions_read} of at most ${q.max_questions}`));
   return box;
+}
+
+// Why a game ended, in words (the result's reason: "line", or "full" / "max_turns" /
+// "max_questions" and what settled it after: "more marks", "tiebreaker"...).
+const ENDINGS = {
+  full: "the board is full", max_turns: "the turn limit was reached", max_questions: "the question limit was reached",
+};
+const SETTLED = {
+  "more marks": "more marks win", tiebreaker: "a tiebreaker question decided", "tiebreak unanswered": "nobody answered the tiebreaker",
+};
+function whyEnded(obs) {
+  const reason = (obs.result && obs.result.reason) || "";
+  if (reason === "line" && obs.line) return `four in a line, ${obs.line.join(" ")}`;
+  const [first, then] = reason.split(", ");
+  const text = ENDINGS[first] || first;
+  return then ? `${text}; ${SETTLED[then] || then}` : text;
+}
+
+// The end: the winning line, named and marked on the cube (the cube is drawn below the
+// results), or why nobody made one.
+export function ending(obs, ctx) {
+  const { el } = ctx;
+  const winner = obs.result.winners.length ? obs.result.winners[0] : null;
+  const byLine = obs.result.reason === "line" && obs.line;
+  const moment = byLine
+    ? el("div", { class: "toe-line-shown" }, el("h3", {}, "The winning line"),
+      el("div", { class: "row" }, obs.line.map((cell) => el("span", { class: "cell-chip" }, cell)),
+        el("span", { class: "muted" }, "(green on the cube below)")))
+    : null;
+  return {
+    reason: whyEnded(obs),
+    moment,
+    unit: "A line of four marks wins; the marks on the cube decide only a game that ends without one.",
+    score: (seat, value) => (byLine && seat === winner ? `four in a line (${plural(value, "mark")})` : plural(value, "mark")),
+  };
 }
