@@ -145,6 +145,10 @@ def test_a_rated_thirty_one_against_two_bots_shows_on_the_player_page(browser, t
         if not seat.finished():  # for the post-mortem: what the page showed when time was up
             page.screenshot(path=str(ARTIFACTS / "rated-game-unfinished.png"), full_page=True)
         assert seat.finished(), f"the game did not finish in time: {page.inner_text('#turn')!r}"
+        # the end of a rated game shows each rating's change, on the shown scale
+        page.wait_for_selector("#rating-changes li[data-seat='0']")
+        mine = page.inner_text("#rating-changes li[data-seat='0']")
+        assert re.fullmatch(r"You: 1500\? → \d+\? \([+-]\d+\)", mine), mine
 
         page.goto(f"{base}/")  # my games: the finished game, with its replay
         page.wait_for_selector(f"#my-list tr[data-table='{table_id}'] a:has-text('Replay')")
