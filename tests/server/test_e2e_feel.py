@@ -30,6 +30,7 @@ import pytest
 
 from tests.server.helpers import live_server, open_table
 from tests.server.test_e2e import ARTIFACTS
+from tests.test_narration import BAD as ENGLISH
 from tripletopper.server.client import TableClient
 
 pytestmark = pytest.mark.e2e
@@ -296,6 +297,12 @@ def test_every_end_screen_says_who_won_and_why_on_the_first_screen(
         page.screenshot(path=str(ARTIFACTS / f"e2e-feel-end-{name}-phone.png"))
         bad = page.evaluate("() => window.__bad")
         assert not bad, f"words that are values: {bad}"
+        # the end and the whole log read as English with names ending in digits and "You"
+        for line in page.locator(
+            "#results p, #results li, #results div, #log .line"
+        ).all_inner_texts():
+            for pattern in ENGLISH:
+                assert not pattern.search(line), f"{line!r} ({pattern.pattern})"
         page.context.close()
     assert not errors, errors
 
@@ -366,23 +373,32 @@ def test_both_themes_pass_axe_in_the_lobby_at_a_table_and_at_the_end(browser, tm
             base, game="toe", players=2, humans=1, bots="random", options={"max_turns": 30}
         )
         page, errors = page_of(browser)
+        page.add_init_script(WATCH_WORDS)  # no "null" or "undefined" on any of these pages
         page.goto(base + "/")
         page.select_option("select.theme-choice", theme)
         assert page.evaluate("() => document.documentElement.dataset.theme") == theme
         page.wait_for_selector("button[data-quick]")
         assert not axe_bad(page), f"lobby ({theme}): {axe_bad(page)}"
+        assert not page.evaluate("() => window.__bad"), page.evaluate("() => window.__bad")
         page.goto(f"{base}/t/{table_id}#seat={tokens[0]}")  # remembered across pages
         assert page.evaluate("() => document.documentElement.dataset.theme") == theme
         page.wait_for_selector("#game .toe-cell")
         assert not axe_bad(page), f"table ({theme}): {axe_bad(page)}"
+        assert not page.evaluate("() => window.__bad"), page.evaluate("() => window.__bad")
         play_seat(base, table_id, tokens[0], 5).join(timeout=120)
         page.wait_for_selector("#results-panel:not([hidden]) #verdict")
         page.wait_for_timeout(300)
         assert not axe_bad(page), f"end ({theme}): {axe_bad(page)}"
+        assert not page.evaluate("() => window.__bad"), page.evaluate("() => window.__bad")
         page.screenshot(path=str(ARTIFACTS / f"e2e-feel-theme-{theme}.png"))
         page.goto(f"{base}/r/{table_id}")
         page.wait_for_selector("#where:has-text('step')")
         assert not axe_bad(page), f"replay ({theme}): {axe_bad(page)}"
+        assert not page.evaluate("() => window.__bad"), page.evaluate("() => window.__bad")
+        page.goto(f"{base}/leaderboard/toe")
+        page.wait_for_selector("#title:has-text('Leaderboard')")
+        assert not axe_bad(page), f"leaderboard ({theme}): {axe_bad(page)}"
+        assert not page.evaluate("() => window.__bad")
         page.context.close()
     assert not errors, errors
 
