@@ -208,7 +208,7 @@ def test_options_are_in_plain_words_with_their_defaults(browser, tmp_path):
 END_GAMES = [
     ("thirty-two", 3, {}),
     ("thirty-one", 3, {}),
-    ("toe", 2, {"max_turns": 60}),
+    ("toe", 2, {"max_turns": 80}),  # against a medium bot: four in a line before the limit
     ("toe", 2, {"quiz": True, "buzz_seconds": 1, "max_turns": 12}),
     ("memo-match", 2, {"max_turns": 160}),
     ("three-up-three-down", 3, {}),
@@ -249,8 +249,9 @@ def test_every_end_screen_says_who_won_and_why_on_the_first_screen(
 ):
     ARTIFACTS.mkdir(exist_ok=True)
     with live_server(str(tmp_path), bot_delay=0.02) as base:
+        bots = "medium" if game == "toe" and not options.get("quiz") else "random"
         table_id, tokens = open_table(
-            base, game=game, players=players, humans=1, bots="random", options=options
+            base, game=game, players=players, humans=1, bots=bots, options=options
         )
         page, errors = page_of(browser)
         page.add_init_script(WATCH_WORDS)
@@ -273,13 +274,24 @@ def test_every_end_screen_says_who_won_and_why_on_the_first_screen(
         page.screenshot(path=str(ARTIFACTS / f"e2e-feel-end-{name}-desktop.png"))
         obs = httpx.get(f"{base}/api/tables/{table_id}").json()["table"]
         assert obs["status"] == "finished"
+        ranking = page.locator("#results .ranking li").all_inner_texts()
+        if game == "thirty-one":  # the knocker named; lives in words, not "2 lives" by one heart
+            moment = page.inner_text("#results .moment")
+            assert re.search(
+                r"ended with (a showdown after (your|.+'s) knock|the stock running out|.*31)",
+                moment,
+            ), moment
+            assert all(
+                re.search(r": (\d+ li(fe|ves): .*drain|0 lives: out)$", line) for line in ranking
+            ), ranking
         if game in ("thirty-two", "thirty-one"):
             assert "The last hand" in page.inner_text("#results .moment")
             assert page.locator("#game .players .card").count() == 0  # no hand half face down
             assert "pays" not in page.inner_text("#results") or " to " in page.inner_text(
                 "#results"
             )
-        if game == "toe" and "four in a line" in verdict:
+        if game == "toe" and not options.get("quiz"):
+            assert "four in a line, " in verdict, verdict  # the winning line named
             assert page.locator("#results .cell-chip").count() == 4
             assert page.locator("#game .toe-cell.win").count() == 4
             assert "marks vs" not in page.inner_text("#results")

@@ -565,6 +565,7 @@ def test_many_cards_known_in_an_opponents_hand_stay_one_row_on_a_phone(browser, 
             data = json.loads(message)
             for seat in data.get("observation", {}).get("seats", [])[1:]:
                 seat["known"] = known
+                seat["hidden_at_most"] = ["9", "9", "9"]
             ws.send(json.dumps(data))
 
         server.on_message(to_page)
@@ -587,6 +588,9 @@ def test_many_cards_known_in_an_opponents_hand_stay_one_row_on_a_phone(browser, 
         )
         page.screenshot(path=str(ARTIFACTS / "e2e-phone-known-cards.png"), full_page=True)
         assert count == len(known) and rows == 1 and right <= box
+        # what the table knows of the unseen cards, in words (it read "hidden: at most 9, 9, 9")
+        words = page.inner_text("#game .at-most")
+        assert words == "3 unseen cards are 9 or lower (they could not beat the pile)."
         bottom = page.evaluate(
             """() => Math.max(...[...document.querySelectorAll('#game .clickable, #actions button')]
                 .filter((n) => n.offsetParent !== null)

@@ -69,3 +69,10 @@ def test_games_link_their_rules_and_say_which_options_need_others(client):
     assert options["buzz_seconds"]["requires"] == {"quiz": True}
     assert "requires" not in options["max_turns"]
     assert options["buzz_seconds"]["help"].startswith("Quiz Show:")
+
+
+def test_the_help_says_what_a_card_does_under_the_pointer(client):
+    """Cards no longer rise under the pointer (a resting pointer made one jitter): the help
+    says what the page does, a ring, and never that a card lifts."""
+    html = client.get("/api/games/thirty-two/help").json()["html"]
+    assert "lifts" not in html and "dashed ring" in html
