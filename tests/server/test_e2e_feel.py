@@ -257,6 +257,7 @@ def test_every_end_screen_says_who_won_and_why_on_the_first_screen(
         page.add_init_script(WATCH_WORDS)
         page.goto(f"{base}/t/{table_id}#seat={tokens[0]}")
         page.wait_for_selector("#conn:has-text('connected')")
+        page.click("#sound-toggle")  # the table's sounds, to hear the end
         player = play_seat(base, table_id, tokens[0], 7)
         page.wait_for_selector("#results-panel:not([hidden]) #verdict", timeout=240_000)
         player.join(timeout=60)
@@ -309,6 +310,11 @@ def test_every_end_screen_says_who_won_and_why_on_the_first_screen(
         page.screenshot(path=str(ARTIFACTS / f"e2e-feel-end-{name}-phone.png"))
         bad = page.evaluate("() => window.__bad")
         assert not bad, f"words that are values: {bad}"
+        sounds = page.evaluate("() => document.body.dataset.sounds || ''").split()
+        you_won = verdict.startswith("You won")
+        assert sounds[-1] == ("win" if you_won else "loss"), sounds  # the end's own sound
+        if game in ("thirty-two", "thirty-one"):
+            assert {"draw", "discard", "knock"} <= set(sounds), sounds
         # the end and the whole log read as English with names ending in digits and "You"
         for line in page.locator(
             "#results p, #results li, #results div, #log .line"

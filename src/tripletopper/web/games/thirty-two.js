@@ -94,7 +94,7 @@ function settlement(last, ctx) {
     paid.append(el("li", {}, `${name(p.from)} ${p.from === ctx.seat ? "pay" : "pays"} ${amount} to ${to}${short}`));
   }
   if (last.payments.length) box.append(paid);
-  box.append(el("div", {}, "Counters now: ", last.counters.map((n, seat) => `${name(seat)} ${n}`).join(" · ")));
+  box.append(el("div", {}, "Counters now: ", last.counters.map((n, seat) => `${name(seat)}: ${n}`).join(" · ")));
   for (const seat of last.eliminated) box.append(el("div", {}, `${name(seat)} ${seat === ctx.seat ? "have" : "has"} no counters left: out.`));
   return box;
 }
