@@ -147,6 +147,8 @@ export class Pacer {
     this.show = show;
     this.queue = [];
     this.timer = null;
+    // a hidden tab's timers are slowed to a tick a second: it shows every update at once
+    document.addEventListener("visibilitychange", () => { if (document.hidden) this.flush(); });
   }
 
   // Newer updates wait: the one on the page is not the newest (its moves are not to be made).
@@ -156,7 +158,7 @@ export class Pacer {
   push(message, urgent = false) {
     this.queue.push(message);
     document.body.dataset.pending = String(this.queue.length);
-    if (urgent || !enabled()) this.flush();
+    if (urgent || !enabled() || document.hidden) this.flush();
     else if (this.timer === null) this.next();
   }
 
@@ -173,6 +175,7 @@ export class Pacer {
   }
 
   flush() {
+    if (!this.queue.length) return;
     clearTimeout(this.timer);
     this.timer = null;
     finishAll();
