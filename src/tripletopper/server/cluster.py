@@ -1,13 +1,13 @@
 """The room on several processes: leases in the database, messages through Redis.
 
 Each table is run by one process, the holder of its lease (:mod:`.leases`): it alone
-validates, applies and stores actions, runs the table's clock and bots, and publishes
-what changed on the table's Redis channel (``PREFIX:table:{id}``, every key under the
-room's prefix: :mod:`.redis_keys`).  Any other process with clients at that table keeps
-a *replica*: the same :class:`Table`, rebuilt from the stored actions and then following
-the owner's messages (each action is applied through the engine again), so it builds
-every seat's own view for its own connections exactly as the owner does.  What its
-clients ask for (actions, seats, chat) it forwards to the owner on the owner's channel
+validates, applies and stores actions, runs the table's clock and bots, and
+publishes what changed on the table's Redis channel (``PREFIX:table:{id}``).  Any other
+process with clients at that table keeps a *replica*: the same :class:`Table`,
+rebuilt from the stored actions and then following the owner's messages (each
+action is applied through the engine again), so it builds every seat's own view
+for its own connections exactly as the owner does.  What its clients ask for
+(actions, seats, chat) it forwards to the owner on the owner's channel
 (``PREFIX:process:{name}``) and relays the answer.
 
 Caps per client address (websocket connections, open tables) are the room's, not each
@@ -21,6 +21,8 @@ games that nobody runs; when an owner dies its leases expire, and another proces
 takes its tables by replaying their stored actions (a replica it holds is promoted
 in place, its clients keep their connection).  Clients of the dead process
 reconnect to another one and catch up.
+
+PREFIX is the room's (:mod:`.redis_keys`): rooms sharing a Redis share no key.
 """
 
 from __future__ import annotations
