@@ -11,8 +11,8 @@ It prints the actions applied per second (people and bots), the CPU the room's
 processes spend per action and, apart, that of their bot worker processes (every
 descendant of each ``serve``), and the latency from the moment a person sends an
 action to the moment the last connected seat of that table has received the
-resulting update (p50, p99, max), plus every error.  Nothing is asserted: this script measures.  Only 127.0.0.1 is used, and
-the run ends by itself.
+resulting update (p50, p99, max), plus every error.  Nothing is asserted: this script
+measures.  Only 127.0.0.1 is used, and the run ends by itself.
 
     python benchmarks/server_load.py [--tables 500] [--seats 4] [--clients 2] [--seconds 60]
 
