@@ -7,11 +7,12 @@ server-side bots, and lets them play for ``--seconds``.  A simulated person
 thinks for a random time (``--think`` seconds on average) and then plays a
 random legal action; bots wait ``--bot-delay`` seconds, as in the real room.
 
-It prints the actions applied per second (people and bots), and the latency
-from the moment a person sends an action to the moment the last connected seat
-of that table has received the resulting update (p50, p99, max), plus every
-error.  Nothing is asserted: this script measures.  Only 127.0.0.1 is used, and
-the run ends by itself.
+It prints the actions applied per second (people and bots), the CPU the room's
+processes spend per action and, apart, that of their bot worker processes (every
+descendant of each ``serve``), and the latency from the moment a person sends an
+action to the moment the last connected seat of that table has received the
+resulting update (p50, p99, max), plus every error.  Nothing is asserted: this script
+measures.  Only 127.0.0.1 is used, and the run ends by itself.
 
     python benchmarks/server_load.py [--tables 500] [--seats 4] [--clients 2] [--seconds 60]
 
@@ -101,13 +102,27 @@ def room_pids(servers: list[subprocess.Popen[bytes]], workers: int) -> list[int]
     return [pid for pid in children if "resource_tracker" not in _cmdline(pid)] or [server.pid]
 
 
-def tree_cpu(pid: int) -> float:
-    """CPU seconds of a process and its children (a database server and its backends)."""
+def descendants(pid: int) -> list[int]:
+    """A process's children, their children, and so on (Linux /proc)."""
+    found: list[int] = []
     try:
-        children = open(f"/proc/{pid}/task/{pid}/children").read().split()  # noqa: SIM115
+        tasks = os.listdir(f"/proc/{pid}/task")
     except OSError:
-        children = []
-    return cpu_seconds(pid) + sum(cpu_seconds(int(c)) for c in children)
+        return found
+    for task in tasks:
+        try:
+            children = open(f"/proc/{pid}/task/{task}/children").read().split()  # noqa: SIM115
+        except OSError:
+            continue
+        for child in map(int, children):
+            found += [child, *descendants(child)]
+    return found
+
+
+def tree_cpu(pid: int) -> float:
+    """CPU seconds of a process and all its descendants (a database server and its
+    backends; a room process and its bot workers)."""
+    return cpu_seconds(pid) + sum(cpu_seconds(child) for child in descendants(pid))
 
 
 def _cmdline(pid: int) -> str:
@@ -355,12 +370,16 @@ async def run(args: argparse.Namespace) -> None:
         measure_start = time.perf_counter()
         pids = room_pids(servers, args.workers)
         cpu_before = (sum(cpu_seconds(pid) for pid in pids), time.process_time())
+        trees_before = sum(tree_cpu(server.pid) for server in servers)
         watched_before = [tree_cpu(pid) for pid in args.watch]
         sent_before = stats.sent
         await asyncio.sleep(args.seconds)
         stats.measuring = False
         elapsed = time.perf_counter() - measure_start
         server_cpu = sum(cpu_seconds(pid) for pid in pids) - cpu_before[0]
+        # bot workers (and the fork server they come from, uvicorn's supervisor): the
+        # rest of each server's process tree (a worker replaced meanwhile is missed)
+        helpers_cpu = sum(tree_cpu(server.pid) for server in servers) - trees_before - server_cpu
         watched = [tree_cpu(p) - b for p, b in zip(args.watch, watched_before, strict=True)]
         client_cpu = time.process_time() - cpu_before[1]
         sent = stats.sent - sent_before
@@ -400,6 +419,11 @@ async def run(args: argparse.Namespace) -> None:
     print(
         f"server CPU {server_cpu / elapsed:.0%} of a core, {per_action:.2f} ms per action; "
         f"client CPU {client_cpu / elapsed:.0%}; load average {load:.1f}"
+    )
+    print(
+        f"bot workers CPU {helpers_cpu / elapsed:.0%} of a core, "
+        f"{helpers_cpu / max(1, applied) * 1000:.2f} ms per action (every action, people's "
+        f"too); room and bots {(server_cpu + helpers_cpu) / max(1, applied) * 1000:.2f} ms"
     )
     print(f"actions sent by people {sent / elapsed:8,.0f} /s")
     for pid, cpu in zip(args.watch, watched, strict=True):

@@ -22,3 +22,8 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+# The room's settings may come from TRIPLETOPPER_* variables (`serve`, `db`): a room's
+# environment where the tests run must not reach the servers they start.
+for _name in [name for name in os.environ if name.startswith("TRIPLETOPPER_")]:
+    del os.environ[_name]

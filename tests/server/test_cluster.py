@@ -41,7 +41,11 @@ def two_processes(
     try:
         for port in ports:
             processes.append(
-                start_server(str(tmp_path), port, "--db", postgres_url, "--redis", redis_server)
+                start_server(
+                    str(tmp_path),
+                    port,
+                    *("--db", postgres_url, "--redis", redis_server, "--redis-prefix", "tt:"),
+                )
             )
         yield [f"http://127.0.0.1:{port}" for port in ports], processes
     finally:

@@ -106,7 +106,14 @@ MESSAGE_TYPES = {
     "chat",
 }
 FROZEN = 3600.0
-"""Bot delay of the HTTP-fuzzed room: its bots never move, so nothing changes behind a request."""
+"""The HTTP-fuzzed room's bot delay and timers: its bots never move, a rematch a case asked
+for never starts by itself, a game its people left is never ended as abandoned, the sweep
+never runs; so nothing changes behind a request, and a refusal that "stored a change"
+really did.  (With the room's own 60 s rematch wait, a rematch asked by one operation's
+cases started in the middle of a later operation's, and a refused sign-in failed.)"""
+FUZZED_ROOM = Settings(
+    bot_delay=FROZEN, rematch_wait=FROZEN, abandon_grace=FROZEN, sweep_every=FROZEN
+)
 UNSHOWABLE = {"Cc", "Cf", "Cs", "Zl", "Zp"}
 """Unicode categories no shown name may hold: controls, format (bidi, zero-width), surrogates,
 line and paragraph separators."""
@@ -249,7 +256,7 @@ def one_address_per_request(app: Any) -> Any:
 def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
     data = tmp_path_factory.mktemp("fuzz-http")
     tables, tokens = _prepare(data)
-    app = create_app(ServerConfig(data_dir=str(data), settings=Settings(bot_delay=FROZEN)))
+    app = create_app(ServerConfig(data_dir=str(data), settings=FUZZED_ROOM))
     with TestClient(one_address_per_request(app)) as client:
         yield Room(data, client, tables, tokens)
 

@@ -18,6 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from tests.server.conftest import TestClient, seat_header
+from tests.server.helpers import free_port
 from tripletopper.cli import cli
 from tripletopper.server.app import ServerConfig, create_app
 from tripletopper.server.botpool import BotPool
@@ -467,7 +468,8 @@ def asyncio_run(client, coroutine):
 
 def test_a_database_that_cannot_be_opened_stops_the_start_with_one_line(tmp_path):
     (tmp_path / "tripletopper.sqlite3").write_bytes(b"this is not a database" * 100)
-    result = CliRunner().invoke(cli, ["serve", "--data-dir", str(tmp_path), "--port", "1"])
+    port = str(free_port())
+    result = CliRunner().invoke(cli, ["serve", "--data-dir", str(tmp_path), "--port", port])
     assert result.exit_code == 1
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and "cannot open the database" in lines[0], result.output

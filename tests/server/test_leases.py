@@ -10,7 +10,7 @@ from alembic.config import Config
 from sqlalchemy import Connection, create_engine
 from sqlalchemy.exc import DBAPIError
 
-from tripletopper.server import leases, schema, storage
+from tripletopper.server import leases, migration, schema, storage
 from tripletopper.server.storage import ActionRow, TableRow, open_database
 
 
@@ -146,14 +146,14 @@ def test_a_migration_slowed_between_its_statements_is_not_ended_as_idle(postgres
     """The idle limit is for the room's millisecond transactions: a migration on a loaded
     machine (once, in CI, over 3 s between two of its statements) still completes."""
     monkeypatch.setattr(storage, "IDLE_IN_TRANSACTION_MS", 200)
-    upgrade = storage.command.upgrade
+    upgrade = migration.command.upgrade
 
     def slow_upgrade(config: Config, revision: str) -> None:
         config.attributes["connection"].exec_driver_sql("SELECT 1")  # the transaction is open
         time.sleep(0.6)  # slow Python work between two statements
         upgrade(config, revision)
 
-    monkeypatch.setattr(storage.command, "upgrade", slow_upgrade)
+    monkeypatch.setattr(migration.command, "upgrade", slow_upgrade)
     db = open_database(postgres_url)
     _table(db, "t")
     assert db.run_now(lambda conn: storage.load_table(conn, "t")) is not None

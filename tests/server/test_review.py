@@ -231,7 +231,8 @@ def test_a_review_claim_lives_while_its_process_computes_and_lapses_when_it_dies
     import redis.asyncio as aioredis
 
     from tripletopper.server import reviews
-    from tripletopper.server.reviews import Reviews, claim_key
+    from tripletopper.server.redis_keys import RedisKeys
+    from tripletopper.server.reviews import Reviews
 
     monkeypatch.setattr(reviews, "CLAIM_SECONDS", 0.4)
     with room(tmp_path, review_iterations=3000) as client:
@@ -253,9 +254,9 @@ def test_a_review_claim_lives_while_its_process_computes_and_lapses_when_it_dies
                 for task in list(one._tasks):
                     task.cancel()
                 await asyncio.sleep(0.1)
-                assert await shared.exists(claim_key(key))
+                assert await shared.exists(RedisKeys().review(*key))
                 ends = time.monotonic() + 5
-                while await shared.exists(claim_key(key)):
+                while await shared.exists(RedisKeys().review(*key)):
                     assert time.monotonic() < ends, "the dead process's claim does not lapse"
                     await asyncio.sleep(0.05)
                 assert (await two.request(key, record))[1] == "waiting" and two.running

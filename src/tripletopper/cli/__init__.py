@@ -1,5 +1,5 @@
 """The ``tripletopper`` command: play, simulate, tournament, match, analyze, odds, rules, replay,
-review, games, bots, serve, bot connect."""
+review, games, bots, serve, db, bot connect."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from tripletopper.bots import bot_class, bot_names
 from tripletopper.cli.analyze import analyze_command
 from tripletopper.cli.botconnect import bot_command
 from tripletopper.cli.common import rules_page
+from tripletopper.cli.db import db_command
 from tripletopper.cli.match import match_command
 from tripletopper.cli.odds import odds_command
 from tripletopper.cli.play import play_command
@@ -84,6 +85,7 @@ cli.add_command(review_command)
 cli.add_command(tournament_command)
 cli.add_command(match_command)
 cli.add_command(serve_command)
+cli.add_command(db_command)
 cli.add_command(analyze_command)
 cli.add_command(odds_command)
 cli.add_command(bot_command)

@@ -10,7 +10,9 @@ and serves:
   :mod:`tripletopper.server.reviews`) (documented by the OpenAPI schema at
   ``/openapi.json`` and ``/docs``);
 - the websocket of each table at ``/ws/tables/{id}`` and the lobby's at ``/ws/lobby``
-  (``docs/protocol.md``).
+  (``docs/protocol.md``);
+- for its operator, ``/healthz`` and ``/readyz`` (:mod:`.health`) and the Prometheus
+  metrics at ``/metrics`` (:mod:`.metrics`), none of them in the OpenAPI schema.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from tripletopper.bots import bot_class, bot_names
 from tripletopper.engine import YOU, Game, Option, State
 from tripletopper.games import GAMES
 from tripletopper.record import Record
-from tripletopper.server import bot_accounts, guide, history
+from tripletopper.server import bot_accounts, guide, health, history, metrics
 from tripletopper.server.account_api import Accounts
 from tripletopper.server.botpool import BotPool
 from tripletopper.server.cluster import Cluster
@@ -53,6 +55,7 @@ from tripletopper.server.guards import (
 )
 from tripletopper.server.lobby import Lobby, LobbyConnection
 from tripletopper.server.protocol import Connection
+from tripletopper.server.redis_keys import RedisKeys, default_prefix
 from tripletopper.server.reviews import Reviews
 from tripletopper.server.storage import SeatRow, load_chat, open_database, sqlite_url
 from tripletopper.server.tables import (
@@ -83,12 +86,24 @@ class ServerConfig:
     redis_url: str | None = None
     """With a Redis URL, this process is one of several running the room together
     (:mod:`tripletopper.server.cluster`; the database must be shared: PostgreSQL)."""
+    redis_prefix: str | None = None
+    """What every key and channel of this room in Redis starts with (None: from the
+    database's name, :func:`.redis_keys.default_prefix`)."""
     freeze_gc: bool = False
     """After start-up, move every object made so far out of the garbage collector's sight
     (``gc.freeze``): long-lived modules and tables then cost nothing at each collection."""
+    migrate: bool = True
+    """Bring the database's schema up to date on start (under the database's lock); False:
+    refuse to start on a schema that is not current (``tripletopper db upgrade``)."""
+    metrics_token: str | None = None
+    """Who may read ``/metrics``: with a token, a client that bears it; without, only a
+    client on this machine that reaches the process directly."""
 
     def url(self) -> str:
         return self.db_url or sqlite_url(self.data_dir)
+
+    def redis_keys(self) -> RedisKeys:
+        return RedisKeys(self.redis_prefix or default_prefix(self.url()))
 
 
 CONFIG_VARIABLE = "TT_SERVE_CONFIG"
@@ -160,6 +175,7 @@ STATUS = {
     "left": 403,
     "no_game": 404,
     "busy": 429,
+    "starting": 503,
     "bad_session": 401,
     "not_signed_in": 401,
     "wrong_password": 401,
@@ -185,22 +201,22 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        db = open_database(config.url())
+        db = open_database(config.url(), upgrade=config.migrate)
         db.start()
         pool = BotPool(config.bot_workers, config.settings.bot_deadline)
         room = Room(db, pool, config.settings)
-        state["room"] = app.state.room = room
         state["lobby"] = app.state.lobby = lobby = Lobby(db, room.spawn)
         state["reviews"] = app.state.reviews = reviews = Reviews(
-            db, config.settings, config.redis_url
+            db, config.settings, config.redis_url, keys
         )
         room.watchers.append(lobby.changed)
         if config.redis_url is not None:
-            room.cluster = Cluster(room, config.redis_url)
+            room.cluster = Cluster(room, config.redis_url, keys=keys)
             await room.cluster.start()
         restored = await room.restore()
         if restored:
             log.info("restored %d unfinished game(s)", restored)
+        state["room"] = app.state.room = room  # ready from here on (/readyz)
         room.spawn(room.sweep())
         if config.freeze_gc:
             gc.collect()
@@ -208,7 +224,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         try:
             yield
         finally:
+            state.pop("room", None)
             lobby.close()
+            await readiness.close()
             if room.cluster is not None:
                 await room.cluster.stop()
             await reviews.close()
@@ -227,10 +245,21 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     )
     app.state.config = config
     app.add_middleware(BodyLimit)
-    address_limits = AddressLimits(config.settings.rates, config.redis_url)
+    keys = config.redis_keys()
+    address_limits = AddressLimits(config.settings.rates, config.redis_url, keys.limits)
 
     def room() -> Room:
-        return state["room"]  # type: ignore[no-any-return]
+        found = state.get("room")
+        if found is None:
+            raise ClientError("starting", "the room is starting or stopping: try again shortly")
+        return found  # type: ignore[no-any-return]
+
+    def room_if_ready() -> Room | None:
+        return state.get("room")
+
+    readiness = health.Readiness(room_if_ready, config.redis_url)
+    app.include_router(health.router(readiness))
+    app.include_router(metrics.router(room_if_ready, config.metrics_token))
 
     accounts = Accounts(room, address_limits, config.settings.session_days)
 
@@ -242,6 +271,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.exception_handler(ClientError)
     async def client_error(request: Request, exc: ClientError) -> Response:
+        metrics.refused(exc.code)
         status = STATUS.get(exc.code, 400)
         headers = {}
         if "retry_after" in exc.extra:

@@ -290,6 +290,13 @@ class BotPool:
         finally:
             timer.cancel()
 
+    def load(self) -> tuple[int, int]:
+        """Decisions waiting for a worker, and decisions in one (``/metrics``)."""
+        waiting = sum(
+            not pending.future.done() for queue in self._queues.values() for pending in queue
+        )
+        return waiting, len(self._running)
+
     def pids(self) -> list[int | None]:
         """The worker processes now running (tests watch them being replaced)."""
         return [worker.process.pid for worker in self._workers]

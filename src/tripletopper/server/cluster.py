@@ -2,25 +2,27 @@
 
 Each table is run by one process, the holder of its lease (:mod:`.leases`): it alone
 validates, applies and stores actions, runs the table's clock and bots, and
-publishes what changed on the table's Redis channel (``tt:table:{id}``).  Any other
+publishes what changed on the table's Redis channel (``PREFIX:table:{id}``).  Any other
 process with clients at that table keeps a *replica*: the same :class:`Table`,
 rebuilt from the stored actions and then following the owner's messages (each
 action is applied through the engine again), so it builds every seat's own view
 for its own connections exactly as the owner does.  What its clients ask for
 (actions, seats, chat) it forwards to the owner on the owner's channel
-(``tt:process:{name}``) and relays the answer.
+(``PREFIX:process:{name}``) and relays the answer.
 
 Caps per client address (websocket connections, open tables) are the room's, not each
 process's: each process keeps its own count of an address's connections in a Redis hash
-shared by the room (``tt:connections:{address}``, a field per process, counted only
-while the process is alive, ``tt:alive:{name}``), and the tables an address opened in a
-sorted set (``tt:opened:{address}``) whose open ones the database tells.
+shared by the room (``PREFIX:connections:{address}``, a field per process, counted only
+while the process is alive, ``PREFIX:alive:{name}``), and the tables an address opened in a
+sorted set (``PREFIX:opened:{address}``) whose open ones the database tells.
 
 Failover: every process renews its leases every third of their life and looks for
 games that nobody runs; when an owner dies its leases expire, and another process
 takes its tables by replaying their stored actions (a replica it holds is promoted
 in place, its clients keep their connection).  Clients of the dead process
 reconnect to another one and catch up.
+
+PREFIX is the room's (:mod:`.redis_keys`): rooms sharing a Redis share no key.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ import orjson
 import redis.asyncio as aioredis
 
 from tripletopper.server import leases, storage
+from tripletopper.server.redis_keys import RedisKeys
 
 if TYPE_CHECKING:
     from tripletopper.server.tables import Room, Table
@@ -71,26 +74,6 @@ CALLS = frozenset(
     }
 )
 """What another process may ask a table's owner to do (the Table methods of those names)."""
-
-
-def table_channel(table_id: str) -> str:
-    return f"tt:table:{table_id}"
-
-
-def process_channel(name: str) -> str:
-    return f"tt:process:{name}"
-
-
-def connections_key(address: str) -> str:
-    return f"tt:connections:{address}"
-
-
-def opened_key(address: str) -> str:
-    return f"tt:opened:{address}"
-
-
-def alive_key(name: str) -> str:
-    return f"tt:alive:{name}"
 
 
 OPENED_TTL = 86400
@@ -132,20 +115,14 @@ CREATING = 60.0
 """Seconds a table that holds a place but is not in the database yet counts as open."""
 
 
-def bot_key(user_id: int | str) -> str:
-    """Where the room keeps which process a bot account's ``/ws/bot`` connection reached."""
-    return f"tt:bot:{user_id}"
-
-
-BOTS_ONLINE = "tt:bots"
-"""The user ids of the bot accounts that may be connected (each entry's key says)."""
-
-
 class Cluster:
     """This process's part in a room run as several."""
 
-    def __init__(self, room: Room, url: str, ttl: float = leases.TTL) -> None:
+    def __init__(
+        self, room: Room, url: str, ttl: float = leases.TTL, keys: RedisKeys | None = None
+    ) -> None:
         self.room = room
+        self.keys = keys or RedisKeys()
         self.ttl = ttl
         self.entry_ttl = max(1, round(ttl))
         """Seconds this process's entries in Redis last unless renewed with the leases (its
@@ -173,7 +150,7 @@ class Cluster:
 
     async def start(self) -> None:
         await self._alive()
-        await self.pubsub.subscribe(process_channel(self.name))
+        await self.pubsub.subscribe(self.keys.process(self.name))
         loop = asyncio.get_running_loop()
         self._tasks = [
             loop.create_task(self._listen()),
@@ -193,7 +170,7 @@ class Cluster:
         with contextlib.suppress(Exception):
             await self.room.db.run(partial(leases.release, owner=self.name, table_ids=mine))
         with contextlib.suppress(Exception):
-            await self.redis.delete(alive_key(self.name))  # its counts stop counting now
+            await self.redis.delete(self.keys.alive(self.name))  # its counts stop counting now
         with contextlib.suppress(Exception):
             await self.pubsub.aclose()  # type: ignore[no-untyped-call]
             await self.redis.aclose()
@@ -206,7 +183,7 @@ class Cluster:
             return True
         if table_id not in self.following:
             self.following[table_id] = []
-            await self.pubsub.subscribe(table_channel(table_id))
+            await self.pubsub.subscribe(self.keys.table(table_id))
             await self._announce(table_id)
         return False
 
@@ -217,7 +194,7 @@ class Cluster:
         owner did before it heard of this replica is missed."""
         owner = await self.owner_of(table_id)
         if owner is not None and owner != self.name:
-            self.send(process_channel(owner), {"kind": "follow", "table": table_id})
+            self.send(self.keys.process(owner), {"kind": "follow", "table": table_id})
 
     async def owner_of(self, table_id: str) -> str | None:
         return await self.room.db.run(partial(leases.owner_of, table_id=table_id))
@@ -260,7 +237,7 @@ class Cluster:
         if table_id in self.following:
             return  # followed again meanwhile (a table forgotten, then asked for again)
         with contextlib.suppress(Exception):
-            await self.pubsub.unsubscribe(table_channel(table_id))
+            await self.pubsub.unsubscribe(self.keys.table(table_id))
 
     async def release(self, table_id: str) -> None:
         await self.room.db.run(partial(leases.release, owner=self.name, table_ids=[table_id]))
@@ -327,7 +304,7 @@ class Cluster:
 
     async def follow_instead(self, table: Table) -> None:
         self.following[table.id] = []
-        await self.pubsub.subscribe(table_channel(table.id))
+        await self.pubsub.subscribe(self.keys.table(table.id))
         await self._announce(table.id)
         await table.become_replica()
         self.loaded(table)
@@ -338,10 +315,10 @@ class Cluster:
         """Say this process is alive for a lease's life, and its connection counts again
         (they heal any count a lost or reordered write left wrong)."""
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.set(alive_key(self.name), 1, ex=self.entry_ttl)
+            pipe.set(self.keys.alive(self.name), 1, ex=self.entry_ttl)
             for address, count in self.room.connections.items():
-                pipe.hset(connections_key(address), self.name, count)
-                pipe.expire(connections_key(address), 3 * self.entry_ttl)
+                pipe.hset(self.keys.connections(address), self.name, count)
+                pipe.expire(self.keys.connections(address), 3 * self.entry_ttl)
             await pipe.execute()
 
     async def connect(self, address: str, count: int, most: int) -> bool:
@@ -350,8 +327,8 @@ class Cluster:
         try:
             return bool(
                 await self._admit(
-                    keys=[connections_key(address)],
-                    args=[self.name, count, most, 3 * self.entry_ttl, alive_key("")],
+                    keys=[self.keys.connections(address)],
+                    args=[self.name, count, most, 3 * self.entry_ttl, self.keys.alive("")],
                 )
             )
         except Exception:
@@ -362,9 +339,9 @@ class Cluster:
         """Record this process's count of ``address``'s connections (after one ended)."""
         with contextlib.suppress(Exception):
             if count:
-                await self.redis.hset(connections_key(address), self.name, count)
+                await self.redis.hset(self.keys.connections(address), self.name, count)
             else:
-                await self.redis.hdel(connections_key(address), self.name)
+                await self.redis.hdel(self.keys.connections(address), self.name)
 
     async def hold_open(self, address: str, table_id: str | None, most: int) -> bool:
         """Whether ``address`` has fewer than ``most`` open tables in the room; if so, hold
@@ -373,7 +350,7 @@ class Cluster:
         together.  Tables the database shows no longer open are dropped from the list
         first; one it does not know yet counts for ``CREATING`` seconds (being created).
         True if Redis cannot say: the table is made rather than the request failing."""
-        key = opened_key(address)
+        key = self.keys.opened(address)
         try:
             entries = cast(
                 "list[tuple[bytes, float]]", await self.redis.zrange(key, 0, -1, withscores=True)
@@ -398,26 +375,26 @@ class Cluster:
     async def not_open(self, address: str, table_id: str) -> None:
         """Give up the place held for a table that was not made after all."""
         with contextlib.suppress(Exception):
-            await self.redis.zrem(opened_key(address), table_id)
+            await self.redis.zrem(self.keys.opened(address), table_id)
 
     async def bot_online(self, user_id: int, name: str) -> None:
         """A bot account connected here: the room's processes see it online, and a connection
         it had at another process is ended there (one connection per bot account)."""
         entry = orjson.dumps({"process": self.name, "name": name})
-        old = await self.redis.set(bot_key(user_id), entry, ex=self.entry_ttl, get=True)
-        await self.redis.sadd(BOTS_ONLINE, user_id)
+        old = await self.redis.set(self.keys.bot(user_id), entry, ex=self.entry_ttl, get=True)
+        await self.redis.sadd(self.keys.bots, user_id)
         if isinstance(old, bytes) and (process := orjson.loads(old)["process"]) != self.name:
             self._bot_gone(process, user_id, None, "replaced")
 
     def _bot_gone(self, process: str, user_id: int, token_id: int | None, code: str) -> None:
         message = {"kind": "bot_gone", "user_id": user_id, "token_id": token_id, "code": code}
-        self.send(process_channel(process), message)
+        self.send(self.keys.process(process), message)
 
     async def bot_offline(self, user_id: int) -> None:
         with contextlib.suppress(Exception):
             if await self.bot_at(user_id) == self.name:
-                await self.redis.delete(bot_key(user_id))
-                await self.redis.srem(BOTS_ONLINE, user_id)
+                await self.redis.delete(self.keys.bot(user_id))
+                await self.redis.srem(self.keys.bots, user_id)
 
     async def _bots_still_here(self) -> None:
         """Renew the entries of the bot accounts connected here (they expire with a lease)."""
@@ -426,31 +403,31 @@ class Cluster:
             async with self.redis.pipeline(transaction=False) as pipe:
                 for user_id, link in links:
                     entry = orjson.dumps({"process": self.name, "name": link.name})
-                    pipe.set(bot_key(user_id), entry, ex=self.entry_ttl)
-                pipe.sadd(BOTS_ONLINE, *(user_id for user_id, _link in links))
+                    pipe.set(self.keys.bot(user_id), entry, ex=self.entry_ttl)
+                pipe.sadd(self.keys.bots, *(user_id for user_id, _link in links))
                 await pipe.execute()
 
     async def bots_online(self) -> dict[int, tuple[str, str]]:
         """Every bot account connected to the room: user id -> (its process, its name)."""
-        ids = [int(i) for i in await self.redis.smembers(BOTS_ONLINE)]
-        entries = await self.redis.mget([bot_key(i) for i in ids]) if ids else []
+        ids = [int(i) for i in await self.redis.smembers(self.keys.bots)]
+        entries = await self.redis.mget([self.keys.bot(i) for i in ids]) if ids else []
         found: dict[int, tuple[str, str]] = {}
         for user_id, entry in zip(ids, entries, strict=True):
             if entry is not None:
                 data = orjson.loads(entry)
                 found[user_id] = (data["process"], data["name"])
         if gone := [i for i in ids if i not in found]:  # their process died: entries expired
-            await self.redis.srem(BOTS_ONLINE, *gone)
+            await self.redis.srem(self.keys.bots, *gone)
         return found
 
     async def bot_at(self, user_id: int) -> str | None:
         """The process a bot account is connected to, if any."""
-        found = await self.redis.get(bot_key(user_id))
+        found = await self.redis.get(self.keys.bot(user_id))
         return None if found is None else str(orjson.loads(found)["process"])
 
     def to_bot(self, process: str, user_id: int, text: str) -> None:
         """Send a message to a bot account connected at ``process`` (an invitation)."""
-        self.send(process_channel(process), {"kind": "to_bot", "user_id": user_id, "text": text})
+        self.send(self.keys.process(process), {"kind": "to_bot", "user_id": user_id, "text": text})
 
     async def bot_gone(self, user_id: int, token_id: int | None) -> None:
         """End a bot account's connection wherever it is (its token revoked, its account
@@ -465,7 +442,7 @@ class Cluster:
         process follows it (a Redis publish costs this process more than applying an
         action does)."""
         if table.followed:
-            self.outbox.put_nowait((table_channel(table.id), orjson.dumps(message), table))
+            self.outbox.put_nowait((self.keys.table(table.id), orjson.dumps(message), table))
 
     def send(self, channel: str, message: dict[str, Any]) -> None:
         self.outbox.put_nowait((channel, orjson.dumps(message), None))
@@ -565,7 +542,7 @@ class Cluster:
                 "method": method,
                 "args": args,
             }
-            self.send(process_channel(owner), request)
+            self.send(self.keys.process(owner), request)
             try:
                 reply = await asyncio.wait_for(future, CALL_TIMEOUT)
             except TimeoutError:
@@ -603,7 +580,7 @@ class Cluster:
                 log.exception("table %s: forwarded %s failed", table.id, method)
                 text = "the server could not handle that request"
                 reply["error"] = {"code": "internal", "message": text, "extra": {}}
-        self.send(process_channel(data["from"]), reply)
+        self.send(self.keys.process(data["from"]), reply)
 
 
 async def run_call(room: Room, table: Table, method: str, args: list[Any]) -> Any:

@@ -29,6 +29,7 @@ from starlette.responses import Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from tripletopper.server import metrics
 from tripletopper.server.tables import ClientError, encode
 
 MAX_BODY = 64 * 1024
@@ -41,6 +42,7 @@ class BodyTooLarge(HTTPException):
 
 
 def error_response(status: int, code: str, message: str, **headers: str) -> Response:
+    metrics.refused(code)
     body = encode({"type": "error", "code": code, "message": message})
     return Response(body, status, headers=headers, media_type="application/json")
 
@@ -90,12 +92,14 @@ class AddressLimits:
     well under a millisecond, made only by the limited calls; while Redis cannot be
     reached, each process counts on its own)."""
 
-    def __init__(self, rates: dict[str, str], redis_url: str | None = None) -> None:
+    def __init__(
+        self, rates: dict[str, str], redis_url: str | None = None, key_prefix: str = "tt:limits"
+    ) -> None:
         self.items: dict[str, RateLimitItem] = {kind: parse(rate) for kind, rate in rates.items()}
         self.local = MovingWindowRateLimiter(MemoryStorage())
         self.shared = None
         if redis_url is not None and self.items:
-            storage = RedisStorage(redis_url, key_prefix="tt:limits", socket_timeout=0.5)
+            storage = RedisStorage(redis_url, key_prefix=key_prefix, socket_timeout=0.5)
             self.shared = MovingWindowRateLimiter(storage)
 
     def hit(self, kind: str, address: str, who: str = "your address") -> None:

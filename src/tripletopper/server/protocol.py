@@ -18,6 +18,7 @@ import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tripletopper.engine import TABLE
+from tripletopper.server import metrics
 from tripletopper.server.guards import AddressLimits, client_address
 from tripletopper.server.tables import ClientError, Room, Table, chat_line, encode, hash_token
 
@@ -66,6 +67,8 @@ class Connection:
         self.synced_at = -SYNC_INTERVAL
         self.sync_due: asyncio.TimerHandle | None = None
         self.sync_version: object = None
+        self.received = 0.0
+        """When the message being handled arrived (``time.perf_counter``)."""
 
     def push(self, text: str) -> None:
         if self.dropped:
@@ -82,6 +85,7 @@ class Connection:
         self.push(encode(message))
 
     def error(self, code: str, message: str, **extra: Any) -> None:
+        metrics.refused(code)
         self.send({"type": "error", "code": code, "message": message, **extra})
 
     async def writer(self) -> None:
@@ -160,6 +164,7 @@ class Connection:
                 await writer
 
     async def handle(self, text: str) -> None:
+        self.received = time.perf_counter()
         try:
             try:
                 message = orjson.loads(text)
@@ -192,6 +197,7 @@ class Connection:
                     exc.extra.setdefault("ref", ref)
                 raise
         except ClientError as exc:
+            metrics.refused(exc.code)
             self.send(exc.to_json())
         except Exception:  # never a stack trace to a client
             log.exception("table %s: unexpected error", self.table_id)
@@ -279,6 +285,7 @@ class Connection:
         if "action" not in message:
             raise ClientError("malformed", "an action message needs 'action'")
         await table.act(seat, message["action"], message.get("version"))
+        metrics.ACTION_SECONDS.observe(time.perf_counter() - self.received)
         if ref is not None:
             self.send({"type": "ack", "ref": ref, "version": table.version})
 

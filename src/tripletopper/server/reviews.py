@@ -34,6 +34,7 @@ import redis.asyncio as aioredis
 from tripletopper.record import Record
 from tripletopper.review import Review, decisions, default_iterations, ranked, review_decision
 from tripletopper.server import storage
+from tripletopper.server.redis_keys import RedisKeys
 from tripletopper.server.storage import Database
 from tripletopper.server.tables import ClientError, Settings, encode
 
@@ -49,10 +50,6 @@ every third of that while the review is computed, let go once it is stored or ha
 failed, and a process that dies holds it at most this long."""
 ELSEWHERE = encode({"status": "waiting", "done": 0, "total": None})
 """The answer of a process while another computes the review."""
-
-
-def claim_key(key: Key) -> str:
-    return f"tt:review:{key[0]}:{key[1]}"
 
 
 def _claim_ms() -> int:
@@ -78,9 +75,16 @@ def done_json(review: str) -> str:
 class Reviews:
     """The room's reviews: under way (with their progress), finished, and their workers."""
 
-    def __init__(self, db: Database, settings: Settings, redis_url: str | None = None) -> None:
+    def __init__(
+        self,
+        db: Database,
+        settings: Settings,
+        redis_url: str | None = None,
+        keys: RedisKeys | None = None,
+    ) -> None:
         self.db = db
         self.settings = settings
+        self.keys = keys or RedisKeys()
         self.shared = None if redis_url is None else aioredis.Redis.from_url(redis_url)
         """Where the room's processes claim the reviews they compute (several processes)."""
         self.running: dict[Key, Progress] = {}
@@ -112,7 +116,7 @@ class Reviews:
         """Another process computes this review (False if Redis cannot say)."""
         assert self.shared is not None
         try:
-            return bool(await self.shared.exists(claim_key(key)))
+            return bool(await self.shared.exists(self.keys.review(*key)))
         except Exception:
             return False
 
@@ -122,7 +126,7 @@ class Reviews:
         if self.shared is None:
             return True
         try:
-            return bool(await self.shared.set(claim_key(key), 1, nx=True, px=_claim_ms()))
+            return bool(await self.shared.set(self.keys.review(*key), 1, nx=True, px=_claim_ms()))
         except Exception:
             log.warning("reviews: Redis cannot be reached; computing without a claim")
             return True
@@ -133,12 +137,12 @@ class Reviews:
         while True:
             await asyncio.sleep(CLAIM_SECONDS / 3)
             with contextlib.suppress(Exception):
-                await self.shared.pexpire(claim_key(key), _claim_ms())
+                await self.shared.pexpire(self.keys.review(*key), _claim_ms())
 
     async def _let_go(self, key: Key) -> None:
         if self.shared is not None:
             with contextlib.suppress(Exception):
-                await self.shared.delete(claim_key(key))
+                await self.shared.delete(self.keys.review(*key))
 
     async def request(self, key: Key, record: Record) -> tuple[str, str]:
         """Start the review of ``key`` unless it is finished or under way; its answer."""

@@ -17,16 +17,14 @@ import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import Connection, Engine, create_engine, event, func, select
 from sqlalchemy.engine import make_url
 
 from tripletopper.server import schema
+from tripletopper.server.migration import Schema, migrate, schema_of
 
 T = TypeVar("T")
 Job = Callable[[Connection], Any]
@@ -161,22 +159,6 @@ def make_engine(url: str) -> Engine:
     # over would wait on them.  The room's transactions take milliseconds.
     options = f"-c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_MS}"
     return create_engine(url, pool_pre_ping=True, connect_args={"options": options})
-
-
-def migrate(engine: Engine, revision: str = "head") -> None:
-    """Bring the schema to ``revision``, by default the newest (Alembic, migrations shipped
-    in the package)."""
-    config = Config()
-    config.set_main_option(
-        "script_location", str(resources.files("tripletopper.server") / "migrations")
-    )
-    with engine.begin() as conn:
-        if conn.dialect.name == "postgresql":
-            # A migration is one long transaction with Python work between its statements
-            # (on a loaded machine, seconds): the room's idle limit is not for it.
-            conn.exec_driver_sql("SET LOCAL idle_in_transaction_session_timeout = 0")
-        config.attributes["connection"] = conn
-        command.upgrade(config, revision)
 
 
 # --- jobs: plain functions of a connection, run by the writer thread ----------------
@@ -456,18 +438,33 @@ class StorageError(Exception):
     """The database cannot be opened or migrated (a one-line reason for people)."""
 
 
-def open_database(url: str) -> Database:
-    """A migrated :class:`Database` at ``url``, or :class:`StorageError` saying why not."""
+def open_database(url: str, *, upgrade: bool = True) -> Database:
+    """A :class:`Database` at ``url`` with its schema current, or :class:`StorageError`
+    saying why not: ``upgrade`` migrates it (under the database's lock), otherwise a
+    schema that is not current is refused, naming the command that upgrades it.  A
+    schema newer than this tripletopper knows is refused either way."""
     try:
         db = Database(url)
-        db.migrate()
+        if upgrade:
+            db.upgraded_from = db.migrate()
+        else:
+            problem = db.schema().problem()
+            if problem is not None:
+                db.stop()
+                raise StorageError(f"cannot open the database {shown(url)}: {problem}")
+    except StorageError:
+        raise
     except Exception as exc:
         reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()
-        where = make_url(url).render_as_string(hide_password=True)
         raise StorageError(
-            f"cannot open the database {where}: {reason[0] if reason else type(exc).__name__}"
+            f"cannot open the database {shown(url)}: {reason[0] if reason else type(exc).__name__}"
         ) from exc
     return db
+
+
+def shown(url: str) -> str:
+    """A database URL as it may be printed (no password)."""
+    return make_url(url).render_as_string(hide_password=True)
 
 
 def statuses_of(conn: Connection, ids: list[str]) -> dict[str, str]:
@@ -505,9 +502,17 @@ class Database:
         self._checkpointer: threading.Thread | None = None
         self._stop = threading.Event()
         self.commits = 0
+        self.upgraded_from: Schema | None = None
+        """Where the schema stood before :func:`open_database` migrated it."""
 
-    def migrate(self) -> None:
-        migrate(self.engine)
+    def migrate(self) -> Schema:
+        """Bring the schema up to date; returns where it stood before."""
+        return migrate(self.engine)
+
+    def schema(self) -> Schema:
+        """Where the database's schema stands (read now)."""
+        with self.engine.connect() as conn:
+            return schema_of(conn)
 
     def start(self) -> None:
         if self._executor is None:

@@ -60,7 +60,7 @@ from tripletopper.errors import (
 )
 from tripletopper.games import game_class
 from tripletopper.question_banks import make_game
-from tripletopper.server import leases, names, ratings, storage
+from tripletopper.server import leases, metrics, names, ratings, storage
 from tripletopper.server.botpool import (
     DEADLINE,
     BotPool,
@@ -995,6 +995,7 @@ class Table:
                 raise ClientError(
                     "storage", "the server could not save that action: try again"
                 ) from None
+            metrics.ACTIONS.inc()
             self._publish(
                 {
                     "kind": "action",
